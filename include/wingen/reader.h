@@ -1,0 +1,62 @@
+#ifndef WINGEN_READER_H
+#define WINGEN_READER_H
+
+#include <stdbool.h>
+#include <yaml.h>
+
+#include "wingen/arena.h"
+#include "wingen/ctx.h"
+#include "wingen/input.h"
+#include "wingen/node.h"
+#include "wingen/resource.h"
+
+/*
+ * YAML (and JSON) stream reader: libyaml parser events -> node trees.
+ *
+ * One document at a time, so a caller may write each one out and drop it.
+ * Aliases are expanded (a copy per use) within limits.max_alias_nodes;
+ * "<<" merge keys are resolved as YAML 1.1 readers (kubectl) do; a duplicate
+ * key, a recursive alias, a non-scalar key, nesting deeper than
+ * limits.max_depth and a scalar over limits.max_scalar_bytes are errors.
+ * Input must be UTF-8; a BOM is skipped; CRLF line ends are accepted.
+ */
+
+struct wg_reader {
+	yaml_parser_t parser;
+	struct wg_ctx *ctx;
+	const struct wg_input *in;
+	unsigned doc_index;	/* index of the next document */
+	bool done;
+	bool failed;
+	/* scratch, reused across documents */
+	struct wg_node **stack;
+	size_t stack_len, stack_cap;
+	struct wg_frame *frames;
+	size_t nframes, frames_cap;
+	struct wg_anchor *anchors;
+	size_t nanchors, anchors_cap;
+	size_t alias_nodes;
+	size_t byte_bias;	/* bytes the scanner's char index lags by */
+};
+
+/* in must outlive the reader and every tree it returns. */
+void wg_reader_init(struct wg_reader *r, struct wg_ctx *ctx,
+		    const struct wg_input *in);
+void wg_reader_release(struct wg_reader *r);
+
+/*
+ * Reads the next document into arena.  Returns 1 and sets *root and *index
+ * (document index within the input, counting empty ones), 0 at the end of
+ * the stream, -1 on error (reported on ctx with file:line:col).
+ */
+int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
+		   struct wg_node **root, unsigned *index);
+
+/*
+ * Reads every document of in into list (wg_resources_add_document: empty
+ * ones dropped, Lists expanded).  Returns 0 or -1.
+ */
+int wg_read_stream(struct wg_ctx *ctx, const struct wg_input *in,
+		   struct wg_resources *list);
+
+#endif

@@ -1,0 +1,80 @@
+#ifndef WINGEN_CLI_H
+#define WINGEN_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "wingen/ctx.h"
+#include "wingen/input.h"
+#include "wingen/resource.h"
+#include "wingen/writer.h"
+
+/*
+ * The command-line layer: the only code that prints.  One file per command
+ * (cmd_<name>.c), dispatched from the table in main.c.
+ */
+
+enum {
+	WG_EXIT_OK = 0,
+	WG_EXIT_FAIL = 1,	/* bad input, bad profile, conflicts, I/O */
+	WG_EXIT_USAGE = 2,	/* unknown command or flag */
+};
+
+struct wg_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *synopsis;	/* one line: "fmt [-f PATH]..." */
+	const char *summary;	/* one line: what it does */
+	const char *help;	/* the options, as printed by --help */
+};
+
+extern const struct wg_command wg_commands[];
+const struct wg_command *wg_command_find(const char *name);
+
+/* Prints "wingen CMD: message" and the synopsis to stderr; returns 2. */
+int wg_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Prints the full help of a command to stdout; returns 0. */
+int wg_print_help(const char *cmd);
+
+/* Every input file read for a run; kept until the output is written,
+ * since node strings point into them. */
+struct wg_inputs {
+	struct wg_input *items;
+	size_t len, cap;
+};
+
+void wg_inputs_release(struct wg_inputs *inputs);
+
+/*
+ * Expands paths (files, folders, "-") and reads every file into list.
+ * Keeps going after a bad file so every problem is reported.  Returns 0 or
+ * -1 (reported on ctx).
+ */
+int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
+		struct wg_inputs *inputs, struct wg_resources *list);
+
+/*
+ * Prints diagnostics to stderr: everything when the run failed, else
+ * warnings (and infos when verbose).  Returns WG_EXIT_FAIL when the run
+ * failed, else WG_EXIT_OK.
+ */
+int wg_cli_report(struct wg_ctx *ctx, bool verbose);
+
+/*
+ * Writes out to path (NULL: stdout) when ctx has no errors.  A closed pipe
+ * ends quietly with WG_EXIT_FAIL; other errors are reported.
+ */
+int wg_cli_write(struct wg_ctx *ctx, const char *path, const struct wg_buf *out);
+
+/* Parses "yaml" or "json" (the --output-format value). */
+int wg_parse_format(const char *cmd, const char *arg, enum wg_format *out);
+
+/* Command entry points. */
+int wg_cmd_build(int argc, char **argv);
+int wg_cmd_fmt(int argc, char **argv);
+int wg_cmd_version(int argc, char **argv);
+int wg_cmd_help(int argc, char **argv);
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * wingen build: the pipeline.  Reads the profile and the manifests, runs
+ * the generators and transforms, writes the result or nothing at all.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "wingen/pipeline.h"
+
+struct build_opts {
+	const char *profile;
+	struct wg_pathlist paths;
+	const char *output;
+	enum wg_format format;
+	bool explain;
+	bool strict;
+};
+
+static int parse(int argc, char **argv, struct build_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "filename", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "output-format", required_argument, NULL, 'F' },
+		{ "explain", no_argument, NULL, 'e' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			wg_pathlist_add(&o->paths, optarg);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'F':
+			if (wg_parse_format("build", optarg, &o->format))
+				return WG_EXIT_USAGE;
+			break;
+		case 'e':
+			o->explain = true;
+			break;
+		case 's':
+			o->strict = true;
+			break;
+		case 'h':
+			return -1;
+		case ':':
+			return wg_usage_error("build", "option '%s' needs a "
+					      "value", argv[optind - 1]);
+		default:
+			return wg_usage_error("build", "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		o->profile = argv[optind++];
+	if (optind < argc)
+		return wg_usage_error("build", "unexpected argument '%s'",
+				      argv[optind]);
+	return 0;
+}
+
+int wg_cmd_build(int argc, char **argv)
+{
+	struct build_opts o = { 0 };
+	struct wg_inputs inputs = { 0 };
+	struct wg_resources list;
+	struct wg_buf out = WG_BUF_INIT;
+	struct wg_chain chain = { NULL, 0 };
+	struct wg_ctx ctx;
+	int rc = parse(argc, argv, &o);
+
+	if (rc) {
+		wg_pathlist_release(&o.paths);
+		return rc < 0 ? wg_print_help("build") : rc;
+	}
+	wg_ctx_init(&ctx);
+	ctx.strict = o.strict;
+	wg_resources_init(&list);
+	if (o.profile)
+		wg_report_at(&ctx, WG_SEV_ERROR, o.profile, 0, 0,
+			     "profiles are not supported yet");
+	if (!o.paths.len)
+		wg_pathlist_add(&o.paths, "-");
+	if (!wg_ctx_failed(&ctx) && wg_cli_read(&ctx, &o.paths, &inputs, &list) == 0)
+		wg_pipeline_run(&ctx, &list, &chain);
+	if (!wg_ctx_failed(&ctx))
+		wg_write_resources(&ctx, &out, &list, o.format);
+	rc = wg_cli_report(&ctx, o.explain);
+	if (rc == WG_EXIT_OK)
+		rc = wg_cli_write(&ctx, o.output, &out);
+	wg_buf_release(&out);
+	wg_resources_release(&list);
+	wg_inputs_release(&inputs);
+	wg_pathlist_release(&o.paths);
+	wg_ctx_release(&ctx);
+	return rc;
+}

@@ -1,0 +1,134 @@
+/*
+ * wingen fmt: read manifests and write them back with no plugins.  Shows
+ * what the round trip does to a stream, and normalises layout.  Holds one
+ * document's tree at a time.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "wingen/reader.h"
+
+struct fmt_opts {
+	struct wg_pathlist paths;
+	const char *output;
+	enum wg_format format;
+};
+
+static int parse(int argc, char **argv, struct fmt_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "filename", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "output-format", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			wg_pathlist_add(&o->paths, optarg);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'F':
+			if (wg_parse_format("fmt", optarg, &o->format))
+				return WG_EXIT_USAGE;
+			break;
+		case 'h':
+			return -1;
+		case ':':
+			return wg_usage_error("fmt", "option '%s' needs a value",
+					      argv[optind - 1]);
+		default:
+			return wg_usage_error("fmt", "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return wg_usage_error("fmt", "unexpected argument '%s' (use -f "
+				      "for inputs)", argv[optind]);
+	if (!o->paths.len)
+		wg_pathlist_add(&o->paths, "-");
+	return 0;
+}
+
+/* Streams one input: each document is written, then its tree dropped. */
+static void fmt_input(struct wg_ctx *ctx, const struct wg_input *in,
+		      struct wg_yaml_writer *yw, struct wg_buf *out,
+		      enum wg_format format)
+{
+	struct wg_reader r;
+	struct wg_node *root;
+	unsigned index;
+
+	wg_reader_init(&r, ctx, in);
+	for (;;) {
+		struct wg_resources docs;
+		int rc;
+
+		wg_resources_init(&docs);
+		rc = wg_reader_next(&r, &docs.arena, &root, &index);
+		if (rc > 0) {
+			wg_resources_add_document(&docs, root, in->name, index);
+			for (size_t i = 0; i < docs.len; i++) {
+				if (format == WG_FORMAT_JSON)
+					wg_json_write(ctx, out, docs.items[i]);
+				else if (wg_yaml_writer_doc(yw,
+							    docs.items[i]->root))
+					wg_error(ctx, docs.items[i], NULL, NULL,
+						 "cannot write YAML: %s",
+						 yw->error);
+			}
+		}
+		wg_resources_release(&docs);
+		if (rc <= 0)
+			break;
+	}
+	wg_reader_release(&r);
+}
+
+int wg_cmd_fmt(int argc, char **argv)
+{
+	struct fmt_opts o = { 0 };
+	struct wg_pathlist files = { 0 };
+	struct wg_buf out = WG_BUF_INIT;
+	struct wg_yaml_writer yw;
+	struct wg_ctx ctx;
+	int rc = parse(argc, argv, &o);
+
+	if (rc) {
+		wg_pathlist_release(&o.paths);
+		return rc < 0 ? wg_print_help("fmt") : rc;
+	}
+	wg_ctx_init(&ctx);
+	wg_yaml_writer_init(&yw, &out);
+	for (size_t i = 0; i < o.paths.len; i++)
+		wg_collect_files(&ctx, o.paths.items[i], &files);
+	for (size_t i = 0; i < files.len; i++) {
+		struct wg_input in;
+
+		if (wg_input_read(&ctx, files.items[i], &in))
+			continue;
+		fmt_input(&ctx, &in, &yw, &out, o.format);
+		wg_input_release(&in);
+	}
+	if (o.format == WG_FORMAT_YAML && wg_yaml_writer_finish(&yw))
+		wg_report_at(&ctx, WG_SEV_ERROR, NULL, 0, 0,
+			     "cannot write YAML: %s", yw.error);
+	wg_yaml_writer_release(&yw);
+	rc = wg_cli_report(&ctx, false);
+	if (rc == WG_EXIT_OK)
+		rc = wg_cli_write(&ctx, o.output, &out);
+	wg_buf_release(&out);
+	wg_pathlist_release(&files);
+	wg_pathlist_release(&o.paths);
+	wg_ctx_release(&ctx);
+	return rc;
+}

@@ -1,0 +1,128 @@
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wingen/alloc.h"
+#include "wingen/output.h"
+#include "wingen/reader.h"
+
+const struct wg_command *wg_command_find(const char *name)
+{
+	for (const struct wg_command *c = wg_commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+int wg_usage_error(const char *cmd, const char *fmt, ...)
+{
+	const struct wg_command *c = cmd ? wg_command_find(cmd) : NULL;
+	va_list ap;
+
+	fprintf(stderr, cmd ? "wingen %s: " : "wingen: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (c)
+		fprintf(stderr, "usage: wingen %s\n", c->synopsis);
+	else
+		fputs("usage: wingen COMMAND [OPTIONS] (see 'wingen help')\n",
+		      stderr);
+	return WG_EXIT_USAGE;
+}
+
+int wg_print_help(const char *cmd)
+{
+	const struct wg_command *c = wg_command_find(cmd);
+
+	if (!c)
+		return wg_usage_error(NULL, "unknown command '%s'", cmd);
+	printf("usage: wingen %s\n\n%s\n", c->synopsis, c->summary);
+	if (c->help && *c->help)
+		printf("\n%s", c->help);
+	return WG_EXIT_OK;
+}
+
+void wg_inputs_release(struct wg_inputs *inputs)
+{
+	for (size_t i = 0; i < inputs->len; i++)
+		wg_input_release(&inputs->items[i]);
+	free(inputs->items);
+	memset(inputs, 0, sizeof(*inputs));
+}
+
+int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
+		struct wg_inputs *inputs, struct wg_resources *list)
+{
+	struct wg_pathlist files = { 0 };
+	int rc = 0;
+	bool stdin_seen = false;
+
+	for (size_t i = 0; i < paths->len; i++)
+		if (wg_collect_files(ctx, paths->items[i], &files))
+			rc = -1;
+	for (size_t i = 0; i < files.len; i++) {
+		struct wg_input *in;
+
+		if (strcmp(files.items[i], "-") == 0) {
+			if (stdin_seen)
+				continue;	/* stdin can be read once */
+			stdin_seen = true;
+		}
+		WG_GROW(inputs->items, inputs->cap, inputs->len + 1);
+		in = &inputs->items[inputs->len];
+		if (wg_input_read(ctx, files.items[i], in)) {
+			rc = -1;
+			continue;
+		}
+		inputs->len++;
+		if (wg_read_stream(ctx, in, list))
+			rc = -1;
+	}
+	wg_pathlist_release(&files);
+	return rc;
+}
+
+int wg_cli_report(struct wg_ctx *ctx, bool verbose)
+{
+	bool failed = wg_ctx_failed(ctx);
+
+	fflush(stdout);
+	wg_log_print(stderr, &ctx->log,
+		     verbose ? WG_SEV_INFO : WG_SEV_WARNING);
+	return failed ? WG_EXIT_FAIL : WG_EXIT_OK;
+}
+
+int wg_cli_write(struct wg_ctx *ctx, const char *path, const struct wg_buf *out)
+{
+	size_t before = ctx->log.ndiags;
+
+	switch (wg_output_write(ctx, path, out->buf, out->len)) {
+	case WG_OUT_OK:
+		return WG_EXIT_OK;
+	case WG_OUT_EPIPE:
+		return WG_EXIT_FAIL;	/* the reader left: nothing to say */
+	default:
+		for (size_t i = before; i < ctx->log.ndiags; i++)
+			wg_diag_print(stderr, &ctx->log.diags[i]);
+		return WG_EXIT_FAIL;
+	}
+}
+
+int wg_parse_format(const char *cmd, const char *arg, enum wg_format *out)
+{
+	if (strcmp(arg, "yaml") == 0) {
+		*out = WG_FORMAT_YAML;
+		return 0;
+	}
+	if (strcmp(arg, "json") == 0) {
+		*out = WG_FORMAT_JSON;
+		return 0;
+	}
+	return wg_usage_error(cmd, "--output-format must be 'yaml' or 'json', "
+			      "not '%s'", arg);
+}

@@ -1,0 +1,26 @@
+/*
+ * wingen: render Kubernetes manifests for mixed Linux/Windows clusters.
+ * Dispatches to one command per file (cmd_*.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "wingen/output.h"
+
+int main(int argc, char **argv)
+{
+	const struct wg_command *cmd;
+
+	wg_output_install_cleanup();
+	if (argc < 2)
+		return wg_usage_error(NULL, "no command given");
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+		return wg_cmd_help(argc - 1, argv + 1);
+	if (strcmp(argv[1], "--version") == 0)
+		return wg_cmd_version(argc - 1, argv + 1);
+	cmd = wg_command_find(argv[1]);
+	if (!cmd)
+		return wg_usage_error(NULL, "unknown command '%s'", argv[1]);
+	return cmd->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,555 @@
+#include "wingen/reader.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wingen/alloc.h"
+#include "wingen/scalar.h"
+
+/* A collection being built: its children are stack[base..]. */
+struct wg_frame {
+	struct wg_node *node;
+	size_t base;
+	long anchor;	/* index into anchors, -1 when none */
+};
+
+struct wg_anchor {
+	char *name;
+	struct wg_node *node;
+	bool open;	/* still being built: an alias to it is recursive */
+};
+
+void wg_reader_init(struct wg_reader *r, struct wg_ctx *ctx,
+		    const struct wg_input *in)
+{
+	memset(r, 0, sizeof(*r));
+	r->ctx = ctx;
+	r->in = in;
+	yaml_parser_initialize(&r->parser);
+	/* UTF-8 only: forcing it makes UTF-16 input an error, not a surprise.
+	 * libyaml still skips a UTF-8 BOM at the start. */
+	yaml_parser_set_encoding(&r->parser, YAML_UTF8_ENCODING);
+	yaml_parser_set_input_string(&r->parser,
+				     (const unsigned char *)in->data, in->len);
+	if (in->len >= 3 && memcmp(in->data, "\xef\xbb\xbf", 3) == 0)
+		r->byte_bias = 2;
+}
+
+static void clear_anchors(struct wg_reader *r)
+{
+	for (size_t i = 0; i < r->nanchors; i++)
+		free(r->anchors[i].name);
+	r->nanchors = 0;
+}
+
+void wg_reader_release(struct wg_reader *r)
+{
+	clear_anchors(r);
+	free(r->anchors);
+	free(r->stack);
+	free(r->frames);
+	yaml_parser_delete(&r->parser);
+	memset(r, 0, sizeof(*r));
+}
+
+__attribute__((format(printf, 3, 4)))
+static int error_at(struct wg_reader *r, const yaml_mark_t *m,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	r->failed = true;
+	va_start(ap, fmt);
+	wg_vreport_at(r->ctx, WG_SEV_ERROR, r->in->name,
+		      (uint32_t)m->line + 1, (uint32_t)m->column + 1, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int parser_error(struct wg_reader *r)
+{
+	yaml_parser_t *p = &r->parser;
+	unsigned line, col;
+	const char *problem = p->problem ? p->problem : "invalid YAML";
+
+	r->failed = true;
+	if (p->error == YAML_READER_ERROR) {
+		wg_offset_position(r->in->data, r->in->len, p->problem_offset,
+				   &line, &col);
+		return wg_report_at(r->ctx, WG_SEV_ERROR, r->in->name, line,
+				    col, "%s (input must be UTF-8)", problem);
+	}
+	line = (unsigned)p->problem_mark.line + 1;
+	col = (unsigned)p->problem_mark.column + 1;
+	if (p->problem_mark.index < r->in->len && strstr(problem, "cannot start")
+	    && memchr(r->in->data, '\t', r->in->len)) {
+		/* The usual cause: a tab used for indentation. */
+		size_t off = p->problem_mark.index + r->byte_bias;
+
+		if (off < r->in->len && r->in->data[off] == '\t')
+			return wg_report_at(r->ctx, WG_SEV_ERROR, r->in->name,
+					    line, col, "tab character used for "
+					    "indentation (YAML allows only "
+					    "spaces)");
+	}
+	if (p->context)
+		return wg_report_at(r->ctx, WG_SEV_ERROR, r->in->name, line,
+				    col, "%s %s (started at line %u)",
+				    problem, p->context,
+				    (unsigned)p->context_mark.line + 1);
+	return wg_report_at(r->ctx, WG_SEV_ERROR, r->in->name, line, col,
+			    "%s", problem);
+}
+
+static void push(struct wg_reader *r, struct wg_node *n)
+{
+	WG_GROW(r->stack, r->stack_cap, r->stack_len + 1);
+	r->stack[r->stack_len++] = n;
+}
+
+/*
+ * The scalar's bytes straight from the input when they are the value
+ * (no escapes, folding or block indentation), else a copy.  The scanner's
+ * index counts characters, so for non-ASCII input the guess may miss; the
+ * comparison makes a miss harmless.
+ */
+static const char *scalar_text(struct wg_reader *r, struct wg_arena *arena,
+			       const yaml_event_t *e)
+{
+	const char *v = (const char *)e->data.scalar.value;
+	size_t len = e->data.scalar.length;
+	size_t at = e->start_mark.index + r->byte_bias;
+
+	switch (e->data.scalar.style) {
+	case YAML_SINGLE_QUOTED_SCALAR_STYLE:
+	case YAML_DOUBLE_QUOTED_SCALAR_STYLE:
+		at++;
+		/* fall through */
+	case YAML_PLAIN_SCALAR_STYLE:
+		if (at + len <= r->in->len
+		    && memcmp(r->in->data + at, v, len) == 0)
+			return r->in->data + at;
+		break;
+	default:
+		break;
+	}
+	return wg_arena_strndup(arena, v, len);
+}
+
+static int check_depth(struct wg_reader *r, const yaml_event_t *e)
+{
+	if (r->nframes < r->ctx->limits.max_depth)
+		return 0;
+	return error_at(r, &e->start_mark, "nesting deeper than %zu levels",
+			r->ctx->limits.max_depth);
+}
+
+static long find_anchor(struct wg_reader *r, const char *name)
+{
+	for (size_t i = r->nanchors; i-- > 0;)
+		if (strcmp(r->anchors[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+static long add_anchor(struct wg_reader *r, const yaml_char_t *name,
+		       struct wg_node *node, bool open)
+{
+	if (!name)
+		return -1;
+	WG_GROW(r->anchors, r->anchors_cap, r->nanchors + 1);
+	r->anchors[r->nanchors].name = wg_xstrdup((const char *)name);
+	r->anchors[r->nanchors].node = node;
+	r->anchors[r->nanchors].open = open;
+	return (long)r->nanchors++;
+}
+
+/* Nodes in a subtree, counting at most limit + 1. */
+static size_t count_nodes(const struct wg_node *n, size_t limit)
+{
+	size_t total = 1;
+	size_t k;
+
+	if (n->kind == WG_NODE_SCALAR)
+		return 1;
+	k = n->kind == WG_NODE_MAP ? 2 * (size_t)n->len : n->len;
+	for (size_t i = 0; i < k && total <= limit; i++)
+		total += count_nodes(n->u.items[i], limit - total);
+	return total;
+}
+
+static int on_alias(struct wg_reader *r, struct wg_arena *arena,
+		    const yaml_event_t *e)
+{
+	const char *name = (const char *)e->data.alias.anchor;
+	long i = find_anchor(r, name);
+	size_t budget = r->ctx->limits.max_alias_nodes;
+	size_t n;
+
+	if (i < 0)
+		return error_at(r, &e->start_mark, "unknown alias '*%s'", name);
+	if (r->anchors[i].open)
+		return error_at(r, &e->start_mark,
+				"alias '*%s' refers to a node that contains it",
+				name);
+	n = count_nodes(r->anchors[i].node, budget - r->alias_nodes);
+	if (r->alias_nodes + n > budget)
+		return error_at(r, &e->start_mark,
+				"aliases expand to too many nodes (alias "
+				"'*%s'); limit is the alias budget", name);
+	r->alias_nodes += n;
+	push(r, wg_node_clone(arena, r->anchors[i].node));
+	return 0;
+}
+
+static int on_scalar(struct wg_reader *r, struct wg_arena *arena,
+		     const yaml_event_t *e)
+{
+	struct wg_node *n;
+
+	if (e->data.scalar.length > r->ctx->limits.max_scalar_bytes)
+		return error_at(r, &e->start_mark, "%s",
+				"scalar is larger than the size limit");
+	n = wg_node_new_tagged(arena, WG_NODE_SCALAR,
+			       (const char *)e->data.scalar.tag);
+	n->style = (uint8_t)(e->data.scalar.style > 0
+			     ? e->data.scalar.style - 1 : 0);
+	n->len = (uint32_t)e->data.scalar.length;
+	n->line = (uint32_t)e->start_mark.line;
+	n->col = (uint32_t)e->start_mark.column;
+	n->u.str = scalar_text(r, arena, e);
+	add_anchor(r, e->data.scalar.anchor, n, false);
+	push(r, n);
+	return 0;
+}
+
+static int on_start(struct wg_reader *r, struct wg_arena *arena,
+		    const yaml_event_t *e, int kind)
+{
+	const yaml_char_t *tag, *anchor;
+	struct wg_frame *f;
+	struct wg_node *n;
+	bool flow;
+
+	if (check_depth(r, e))
+		return -1;
+	if (kind == WG_NODE_MAP) {
+		tag = e->data.mapping_start.tag;
+		anchor = e->data.mapping_start.anchor;
+		flow = e->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
+	} else {
+		tag = e->data.sequence_start.tag;
+		anchor = e->data.sequence_start.anchor;
+		flow = e->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
+	}
+	n = wg_node_new_tagged(arena, kind, (const char *)tag);
+	if (flow)
+		n->flags |= WG_NODE_FLOW;
+	n->line = (uint32_t)e->start_mark.line;
+	n->col = (uint32_t)e->start_mark.column;
+	WG_GROW(r->frames, r->frames_cap, r->nframes + 1);
+	f = &r->frames[r->nframes++];
+	f->node = n;
+	f->base = r->stack_len;
+	f->anchor = add_anchor(r, anchor, n, true);
+	return 0;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct wg_node *x = *(struct wg_node *const *)a;
+	const struct wg_node *y = *(struct wg_node *const *)b;
+
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return memcmp(x->u.str, y->u.str, x->len);
+}
+
+static bool is_merge_key(const struct wg_node *k)
+{
+	const char *tag = wg_node_tag(k);
+
+	if (tag)
+		return strcmp(tag, "tag:yaml.org,2002:merge") == 0;
+	return k->style == WG_STYLE_PLAIN && k->len == 2
+	       && memcmp(k->u.str, "<<", 2) == 0;
+}
+
+static const struct wg_node *first_duplicate(struct wg_node **kids,
+					     size_t pairs, bool *has_merge)
+{
+	const struct wg_node *dup = NULL;
+	struct wg_node **keys;
+	size_t n = 0;
+
+	*has_merge = false;
+	if (pairs <= 16) {
+		for (size_t i = 0; i < pairs; i++) {
+			const struct wg_node *a = kids[2 * i];
+
+			if (is_merge_key(a)) {
+				*has_merge = true;
+				continue;
+			}
+			for (size_t j = 0; j < i && !dup; j++) {
+				const struct wg_node *b = kids[2 * j];
+
+				if (a->len == b->len && !is_merge_key(b)
+				    && memcmp(a->u.str, b->u.str, a->len) == 0)
+					dup = a;
+			}
+		}
+		return dup;
+	}
+	keys = wg_xmalloc(pairs * sizeof(*keys));
+	for (size_t i = 0; i < pairs; i++) {
+		if (is_merge_key(kids[2 * i]))
+			*has_merge = true;
+		else
+			keys[n++] = kids[2 * i];
+	}
+	qsort(keys, n, sizeof(*keys), key_cmp);
+	for (size_t i = 1; i < n; i++) {
+		if (key_cmp(&keys[i - 1], &keys[i]) == 0) {
+			/* report the later of the two in the file */
+			const struct wg_node *a = keys[i - 1], *b = keys[i];
+
+			if (!dup || b->line < dup->line)
+				dup = (a->line > b->line
+				       || (a->line == b->line && a->col > b->col))
+				      ? a : b;
+		}
+	}
+	free(keys);
+	return dup;
+}
+
+/* The sources of a "<<" value: one mapping or a sequence of mappings. */
+static int merge_sources(struct wg_reader *r, const struct wg_node *v)
+{
+	yaml_mark_t m = { 0, v->line, v->col };
+
+	if (wg_is_map(v))
+		return 0;
+	if (wg_is_seq(v)) {
+		for (size_t i = 0; i < v->len; i++)
+			if (!wg_is_map(wg_seq_item(v, i)))
+				return error_at(r, &m, "%s", "merge key '<<' "
+						"takes a mapping or a list of "
+						"mappings");
+		return 0;
+	}
+	return error_at(r, &m, "%s",
+			"merge key '<<' takes a mapping or a list of mappings");
+}
+
+static bool pair_present(struct wg_node **items, size_t pairs,
+			 const struct wg_node *key)
+{
+	for (size_t i = 0; i < pairs; i++)
+		if (!is_merge_key(items[2 * i])
+		    && key_cmp(&items[2 * i], &key) == 0)
+			return true;
+	return false;
+}
+
+static void merge_from(struct wg_arena *arena, struct wg_node **kids,
+		       size_t pairs, const struct wg_node *src,
+		       struct wg_node **out, size_t *nout)
+{
+	for (size_t j = 0; j < src->len; j++) {
+		struct wg_node *k = wg_map_key(src, j);
+
+		if (pair_present(kids, pairs, k) || pair_present(out, *nout, k))
+			continue;
+		out[2 * *nout] = k;
+		out[2 * *nout + 1] = wg_map_value(src, j);
+		(*nout)++;
+	}
+	(void)arena;
+}
+
+/*
+ * Resolves "<<" as YAML 1.1 readers do: keys of the mapping win over merged
+ * ones, earlier merged mappings over later ones; merged keys take the place
+ * of the "<<" entry.
+ */
+static int resolve_merges(struct wg_reader *r, struct wg_arena *arena,
+			  struct wg_node *map)
+{
+	size_t pairs = map->len, total = 0, nout = 0;
+	struct wg_node **out;
+
+	for (size_t i = 0; i < pairs; i++) {
+		const struct wg_node *v = map->u.items[2 * i + 1];
+
+		if (!is_merge_key(map->u.items[2 * i])) {
+			total++;
+			continue;
+		}
+		if (merge_sources(r, v))
+			return -1;
+		if (wg_is_map(v))
+			total += v->len;
+		else
+			for (size_t j = 0; j < v->len; j++)
+				total += wg_seq_item(v, j)->len;
+	}
+	out = wg_arena_alloc(arena, 2 * (total ? total : 1) * sizeof(*out));
+	for (size_t i = 0; i < pairs; i++) {
+		struct wg_node *k = map->u.items[2 * i];
+		struct wg_node *v = map->u.items[2 * i + 1];
+
+		if (!is_merge_key(k)) {
+			out[2 * nout] = k;
+			out[2 * nout + 1] = v;
+			nout++;
+		} else if (wg_is_map(v)) {
+			merge_from(arena, map->u.items, pairs, v, out, &nout);
+		} else {
+			for (size_t j = 0; j < v->len; j++)
+				merge_from(arena, map->u.items, pairs,
+					   wg_seq_item(v, j), out, &nout);
+		}
+	}
+	map->u.items = out;
+	map->len = (uint32_t)nout;
+	return 0;
+}
+
+static int finish_map(struct wg_reader *r, struct wg_arena *arena,
+		      struct wg_node *n)
+{
+	const struct wg_node *dup;
+	bool has_merge;
+
+	for (size_t i = 0; i < n->len; i++) {
+		const struct wg_node *k = n->u.items[2 * i];
+
+		if (k->kind != WG_NODE_SCALAR) {
+			yaml_mark_t m = { 0, k->line, k->col };
+
+			return error_at(r, &m, "%s", "mapping key is not a "
+					"scalar (Kubernetes objects only have "
+					"string keys)");
+		}
+	}
+	dup = first_duplicate(n->u.items, n->len, &has_merge);
+	if (dup) {
+		yaml_mark_t m = { 0, dup->line, dup->col };
+
+		return error_at(r, &m, "duplicate mapping key '%.*s'",
+				(int)dup->len, dup->u.str);
+	}
+	return has_merge ? resolve_merges(r, arena, n) : 0;
+}
+
+static int on_end(struct wg_reader *r, struct wg_arena *arena)
+{
+	struct wg_frame *f = &r->frames[--r->nframes];
+	struct wg_node *n = f->node;
+	size_t count = r->stack_len - f->base;
+
+	if (n->kind == WG_NODE_MAP && count % 2) {
+		yaml_mark_t m = { 0, n->line, n->col };
+
+		return error_at(r, &m, "%s", "mapping with a key but no value");
+	}
+	n->len = (uint32_t)(n->kind == WG_NODE_MAP ? count / 2 : count);
+	if (count) {
+		n->u.items = wg_arena_alloc(arena, count * sizeof(*n->u.items));
+		memcpy(n->u.items, r->stack + f->base,
+		       count * sizeof(*n->u.items));
+	}
+	r->stack_len = f->base;
+	if (f->anchor >= 0)
+		r->anchors[f->anchor].open = false;
+	if (n->kind == WG_NODE_MAP && finish_map(r, arena, n))
+		return -1;
+	push(r, n);
+	return 0;
+}
+
+int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
+		   struct wg_node **root, unsigned *index)
+{
+	yaml_event_t e;
+	yaml_mark_t doc_start = { 0, 0, 0 };
+	bool in_doc = false;
+
+	*root = NULL;
+	if (r->done || r->failed)
+		return r->failed ? -1 : 0;
+	for (;;) {
+		int rc = 0;
+
+		if (!yaml_parser_parse(&r->parser, &e))
+			return parser_error(r);
+		switch (e.type) {
+		case YAML_STREAM_END_EVENT:
+			r->done = true;
+			yaml_event_delete(&e);
+			return 0;
+		case YAML_DOCUMENT_START_EVENT:
+			in_doc = true;
+			doc_start = e.start_mark;
+			r->stack_len = 0;
+			r->nframes = 0;
+			r->alias_nodes = 0;
+			clear_anchors(r);
+			if (++r->ctx->documents > r->ctx->limits.max_documents)
+				rc = error_at(r, &e.start_mark, "%s", "more "
+					      "documents than the limit");
+			break;
+		case YAML_DOCUMENT_END_EVENT:
+			if (e.end_mark.index - doc_start.index
+			    > r->ctx->limits.max_doc_bytes) {
+				rc = error_at(r, &doc_start, "%s", "document "
+					      "is larger than the size limit");
+				break;
+			}
+			*root = r->stack_len ? r->stack[0] : NULL;
+			*index = r->doc_index++;
+			yaml_event_delete(&e);
+			return in_doc ? 1 : 0;
+		case YAML_SCALAR_EVENT:
+			rc = on_scalar(r, arena, &e);
+			break;
+		case YAML_ALIAS_EVENT:
+			rc = on_alias(r, arena, &e);
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+			rc = on_start(r, arena, &e, WG_NODE_SEQ);
+			break;
+		case YAML_MAPPING_START_EVENT:
+			rc = on_start(r, arena, &e, WG_NODE_MAP);
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			rc = on_end(r, arena);
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&e);
+		if (rc)
+			return -1;
+	}
+}
+
+int wg_read_stream(struct wg_ctx *ctx, const struct wg_input *in,
+		   struct wg_resources *list)
+{
+	struct wg_reader r;
+	struct wg_node *root;
+	const char *file = wg_arena_strdup(&list->arena, in->name);
+	unsigned index;
+	int rc;
+
+	wg_reader_init(&r, ctx, in);
+	while ((rc = wg_reader_next(&r, &list->arena, &root, &index)) > 0)
+		wg_resources_add_document(list, root, file, index);
+	wg_reader_release(&r);
+	return rc;
+}
