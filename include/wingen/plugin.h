@@ -42,6 +42,15 @@ struct wg_plugin {
 	/* Called once before the walk (may be NULL): e.g. to index the list. */
 	int (*prepare)(struct wg_ctx *ctx, struct wg_resources *list,
 		       const void *config);
+	/*
+	 * Parses the plugin's own config (the "config:" of its entry in the
+	 * profile's transforms: list) into *out, allocated in arena.  NULL
+	 * when the plugin takes no config (a config is then an error).
+	 * Problems are reported on ctx against file and the config's nodes.
+	 */
+	int (*configure)(struct wg_ctx *ctx, struct wg_arena *arena,
+			 const char *file, const struct wg_node *config,
+			 const void **out);
 };
 
 /* NULL-terminated table of every plugin, in the default chain's order. */

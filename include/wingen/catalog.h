@@ -1,0 +1,45 @@
+#ifndef WINGEN_CATALOG_H
+#define WINGEN_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * The compiled-in catalog of Windows Server builds (facts:
+ * reference/windows.md section 2).
+ */
+
+struct wg_release {
+	const char *name;	 /* canonical release name: "ltsc2022" */
+	const char *aliases[3];	 /* other names accepted ("1809", "2022") */
+	const char *build;	 /* node.kubernetes.io/windows-build value */
+	unsigned number;	 /* the build number: 20348 */
+	bool ltsc;		 /* a long-term servicing release */
+	bool supported;		 /* listed by current Kubernetes docs */
+	bool end_of_life;	 /* out of servicing: using it is a warning */
+	const char *servercore;	 /* base-image tags, NULL when none exists */
+	const char *nanoserver;
+	const char *server;
+	const char *note;	 /* one line on its status */
+};
+
+/* Every release, oldest first, ended by an entry with name NULL. */
+extern const struct wg_release wg_releases[];
+
+/* By release name, alias ("1809", "2022") or build ("10.0.20348"). */
+const struct wg_release *wg_release_find(const char *name_or_build);
+
+/*
+ * Whether a process-isolated container whose base image is of release
+ * image runs on a host of release host: before ltsc2022 only the exact
+ * build; from ltsc2022 on, the host's own build and images from ltsc2022
+ * up to the host (23H2 and 2025 hosts run ltsc2022 images).
+ */
+bool wg_release_can_run(const struct wg_release *host,
+			const struct wg_release *image);
+
+/* The release a Microsoft base-image tag names ("ltsc2019", "1809",
+ * "ltsc2022", "20H2"...), or NULL. */
+const struct wg_release *wg_release_for_tag(const char *tag);
+
+#endif

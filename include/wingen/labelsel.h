@@ -1,0 +1,57 @@
+#ifndef WINGEN_LABELSEL_H
+#define WINGEN_LABELSEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "wingen/arena.h"
+#include "wingen/node.h"
+
+/*
+ * Kubernetes label selector strings, as kubectl -l and kustomize's
+ * labelSelector/annotationSelector take them:
+ *   k=v  k==v  k!=v  k in (a,b)  k notin (a)  k  !k
+ * joined by commas (AND).
+ */
+
+enum wg_label_op {
+	WG_LABEL_EQ = 1,
+	WG_LABEL_NEQ,
+	WG_LABEL_IN,
+	WG_LABEL_NOTIN,
+	WG_LABEL_EXISTS,
+	WG_LABEL_NOT_EXISTS,
+};
+
+struct wg_label_req {
+	const char *key;
+	enum wg_label_op op;
+	const char **values;	/* EQ/NEQ: one; IN/NOTIN: one or more */
+	size_t nvalues;
+};
+
+struct wg_label_selector {
+	struct wg_label_req *reqs;	/* all must hold; none: matches all */
+	size_t len;
+};
+
+/*
+ * Parses text into sel (everything in arena).  Returns 0, or -1 with
+ * *error (in arena) and *offset (byte offset in text) describing the first
+ * problem; keys and values are checked against Kubernetes label syntax.
+ */
+int wg_label_selector_parse(struct wg_arena *arena, const char *text,
+			    struct wg_label_selector *sel, const char **error,
+			    size_t *offset);
+
+/* Whether a labels (or annotations) mapping satisfies sel; NULL = empty. */
+bool wg_label_selector_matches(const struct wg_label_selector *sel,
+			       const struct wg_node *labels);
+
+/* Kubernetes syntax checks, for the profile and for generated objects. */
+bool wg_is_dns_label(const char *s);		/* RFC 1123 label, <= 63 */
+bool wg_is_dns_subdomain(const char *s);	/* RFC 1123 subdomain, <= 253 */
+bool wg_is_label_key(const char *s);		/* [prefix/]name */
+bool wg_is_label_value(const char *s);		/* <= 63, may be empty */
+
+#endif

@@ -1,0 +1,134 @@
+#ifndef WINGEN_PROFILE_H
+#define WINGEN_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wingen/arena.h"
+#include "wingen/catalog.h"
+#include "wingen/ctx.h"
+#include "wingen/labelsel.h"
+#include "wingen/node.h"
+#include "wingen/pipeline.h"
+#include "wingen/regex.h"
+
+/*
+ * The profile: which Windows builds the cluster runs, how Windows nodes are
+ * tainted, which workloads are Windows workloads, and the plugin chain.
+ * Loaded from YAML with libcyaml (apiVersion wingen.dev/v1alpha1, kind
+ * Profile) and then checked for meaning; see DESIGN.md "The profile".
+ *
+ * Everything a loaded profile points to lives in its arena and is freed by
+ * wg_profile_release().  A loaded profile is read-only.
+ */
+
+/* Where a profile setting was written, for messages (1-based; 0: unknown). */
+struct wg_pos {
+	uint32_t line, col;
+};
+
+/* One target build: one RuntimeClass. */
+struct wg_build {
+	const struct wg_release *release;	/* catalog entry */
+	const char *arch;		/* "amd64" (default) or "arm64" */
+	const char *handler;		/* default "runhcs-wcow-process" */
+	const char *runtime_class;	/* default "windows-<release>" */
+	const struct wg_node *overhead;	/* overhead.podFixed mapping, or NULL */
+	struct wg_pos pos;
+};
+
+struct wg_taint {
+	const char *key;	/* e.g. "os" */
+	const char *value;	/* e.g. "windows"; NULL for none (Exists) */
+	const char *effect;	/* NoSchedule, PreferNoSchedule, NoExecute */
+};
+
+/* One windows.select entry: every field that is set must match (AND). */
+struct wg_select {
+	const char **kinds;	/* exact kind names; none: any workload kind */
+	size_t nkinds;
+	struct wg_regex *name;	/* anchored; NULL when not set */
+	struct wg_regex *namespace_;	/* anchored; NULL when not set */
+	struct wg_regex *image;	/* searched in every container image */
+	struct wg_label_selector *labels;	/* labelSelector, or NULL */
+	struct wg_label_selector *annotations;	/* annotationSelector */
+	const struct wg_build **builds;	/* builds: fan-out targets; none: */
+	size_t nbuilds;			/* the default build */
+	struct wg_pos pos;
+};
+
+/* One windows.images rule for fan-out: match -> replace ($release...). */
+struct wg_image_rule {
+	struct wg_regex match;
+	const char *replace;
+	struct wg_pos pos;
+};
+
+struct wg_profile {
+	const char *path;	/* the file, or "<default>" for the embedded */
+	const char *dir;	/* its folder: base of resources and templates */
+	const char *name;	/* metadata.name */
+
+	const char **resources;	/* as written (relative to dir) */
+	size_t nresources;
+
+	struct wg_build *builds;	/* at least one */
+	size_t nbuilds;
+	const struct wg_build *default_build;	/* windows.default */
+
+	struct wg_taint taint;
+	struct wg_select *select;
+	size_t nselect;
+	struct wg_image_rule *images;
+	size_t nimages;
+
+	bool network_dsr;		/* windows.network.dsr */
+	const char *network_mode;	/* "overlay" (default) or "l2bridge" */
+	bool services_fix;		/* windows.services.fix */
+	bool linux_pin;			/* linux.pin (default true) */
+
+	const char *templates;	/* folder overriding embedded templates */
+
+	struct wg_step *steps;	/* the plugin chain, in order */
+	size_t nsteps;
+
+	struct wg_arena arena;
+};
+
+/*
+ * Load options: what the command line adds.
+ */
+struct wg_profile_opts {
+	const char *templates;	/* --templates DIR, overrides the profile */
+	bool load_restrictor_none;	/* --load-restrictor none */
+};
+
+/*
+ * Loads and checks the profile at path ("-": stdin).  Every problem is
+ * reported on ctx (not only the first) as
+ *   profile.yaml:LINE:COL: error: windows.builds[1].handler: 'Runhcs' is
+ *   not a DNS label
+ * Returns 0 and fills *out (caller releases), or -1 (out untouched).
+ */
+int wg_profile_load(struct wg_ctx *ctx, const char *path,
+		    const struct wg_profile_opts *opts,
+		    struct wg_profile *out);
+
+/* Loads the embedded default profile (ltsc2022, amd64, os=windows taint,
+ * select by Windows base-image registry). */
+int wg_profile_load_default(struct wg_ctx *ctx,
+			    const struct wg_profile_opts *opts,
+			    struct wg_profile *out);
+
+/* The build with this release name / alias / number, or NULL. */
+const struct wg_build *wg_profile_find_build(const struct wg_profile *p,
+					     const char *name);
+
+/* Writes the profile in effect as YAML (for --print-profile). */
+struct wg_buf;
+void wg_profile_write(const struct wg_profile *p, struct wg_buf *out);
+
+void wg_profile_release(struct wg_profile *p);
+
+#endif

@@ -1,0 +1,55 @@
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "wingen/alloc.h"
+#include "wingen/reader.h"
+#include "wingen/writer.h"
+
+void t_input(struct wg_input *in, const char *name, const char *text)
+{
+	in->name = wg_xstrdup(name);
+	in->len = strlen(text);
+	in->data = wg_xstrndup(text, in->len);
+}
+
+int t_read(struct wg_ctx *ctx, struct wg_input *in, const char *text,
+	   struct wg_resources *list)
+{
+	t_input(in, "test.yaml", text);
+	return wg_read_stream(ctx, in, list);
+}
+
+char *t_write(struct wg_ctx *ctx, const struct wg_resources *list)
+{
+	struct wg_buf out = WG_BUF_INIT;
+
+	if (wg_write_resources(ctx, &out, list, WG_FORMAT_YAML)) {
+		wg_buf_release(&out);
+		return NULL;
+	}
+	return wg_buf_detach(&out, NULL);
+}
+
+char *t_roundtrip(const char *text)
+{
+	struct wg_ctx ctx;
+	struct wg_input in;
+	struct wg_resources list;
+	char *out = NULL;
+
+	wg_ctx_init(&ctx);
+	wg_resources_init(&list);
+	if (t_read(&ctx, &in, text, &list) == 0)
+		out = t_write(&ctx, &list);
+	wg_resources_release(&list);
+	wg_input_release(&in);
+	wg_ctx_release(&ctx);
+	return out;
+}
+
+const char *t_first_message(const struct wg_ctx *ctx)
+{
+	return ctx->log.ndiags ? ctx->log.diags[0].message : "";
+}

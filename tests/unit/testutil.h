@@ -1,0 +1,43 @@
+#ifndef WINGEN_TESTUTIL_H
+#define WINGEN_TESTUTIL_H
+
+#include <check.h>
+
+#include "wingen/buf.h"
+#include "wingen/ctx.h"
+#include "wingen/input.h"
+#include "wingen/resource.h"
+
+/*
+ * Helpers shared by the unit suites.  Each suite file defines
+ * "Suite *<module>_suite(void)" and uses WG_TEST_MAIN to get a main().
+ */
+
+/* An input made from a string literal (data copied; release it). */
+void t_input(struct wg_input *in, const char *name, const char *text);
+
+/* Parses text into list; returns the reader's status (0 or -1). */
+int t_read(struct wg_ctx *ctx, struct wg_input *in, const char *text,
+	   struct wg_resources *list);
+
+/* Writes list as YAML into a malloc'd string. */
+char *t_write(struct wg_ctx *ctx, const struct wg_resources *list);
+
+/* fmt of a string: read + write; returns malloc'd output or NULL. */
+char *t_roundtrip(const char *text);
+
+/* The first diagnostic message, or "" when none. */
+const char *t_first_message(const struct wg_ctx *ctx);
+
+#define WG_TEST_MAIN(suite_fn)						\
+	int main(void)							\
+	{								\
+		SRunner *sr = srunner_create(suite_fn());		\
+		int failed;						\
+		srunner_run_all(sr, CK_NORMAL);				\
+		failed = srunner_ntests_failed(sr);			\
+		srunner_free(sr);					\
+		return failed ? 1 : 0;					\
+	}
+
+#endif
