@@ -197,9 +197,13 @@ void wg_offset_position(const char *data, size_t len, size_t offset,
 {
 	unsigned l = 1, c = 1;
 
+	size_t i = 0;
+
 	if (offset > len)
 		offset = len;
-	for (size_t i = 0; i < offset; i++) {
+	if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0)
+		i = 3;	/* a BOM is not a column */
+	for (; i < offset; i++) {
 		unsigned char ch = (unsigned char)data[i];
 
 		if (ch == '\n') {

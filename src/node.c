@@ -139,13 +139,12 @@ bool wg_node_is_null(const struct wg_node *n)
 {
 	if (!n)
 		return true;
-	if (n->kind != WG_NODE_SCALAR || n->style != WG_STYLE_PLAIN)
+	if (n->kind != WG_NODE_SCALAR)
 		return false;
-	if (n->flags & WG_NODE_TAGGED) {
-		const char *tag = wg_node_tag(n);
-
-		return strcmp(tag, "tag:yaml.org,2002:null") == 0;
-	}
+	if (n->flags & WG_NODE_TAGGED)
+		return strcmp(wg_node_tag(n), "tag:yaml.org,2002:null") == 0;
+	if (n->style != WG_STYLE_PLAIN)
+		return false;
 	return wg_resolve_yaml11(n->u.str, n->len) == WG_TYPE_NULL;
 }
 

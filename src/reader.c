@@ -30,10 +30,13 @@ void wg_reader_init(struct wg_reader *r, struct wg_ctx *ctx,
 	/* UTF-8 only: forcing it makes UTF-16 input an error, not a surprise.
 	 * libyaml still skips a UTF-8 BOM at the start. */
 	yaml_parser_set_encoding(&r->parser, YAML_UTF8_ENCODING);
-	yaml_parser_set_input_string(&r->parser,
-				     (const unsigned char *)in->data, in->len);
+	/* A BOM is dropped here: with the encoding forced, libyaml would
+	 * count it as a column and misread the indentation that follows. */
 	if (in->len >= 3 && memcmp(in->data, "\xef\xbb\xbf", 3) == 0)
-		r->byte_bias = 2;
+		r->byte_bias = 3;
+	yaml_parser_set_input_string(&r->parser,
+				     (const unsigned char *)in->data
+				     + r->byte_bias, in->len - r->byte_bias);
 }
 
 static void clear_anchors(struct wg_reader *r)
@@ -75,8 +78,9 @@ static int parser_error(struct wg_reader *r)
 
 	r->failed = true;
 	if (p->error == YAML_READER_ERROR) {
-		wg_offset_position(r->in->data, r->in->len, p->problem_offset,
-				   &line, &col);
+		wg_offset_position(r->in->data, r->in->len,
+				   p->problem_offset + r->byte_bias, &line,
+				   &col);
 		return wg_report_at(r->ctx, WG_SEV_ERROR, r->in->name, line,
 				    col, "%s (input must be UTF-8)", problem);
 	}

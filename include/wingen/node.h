@@ -116,8 +116,8 @@ static inline bool wg_is_seq(const struct wg_node *n)
 bool wg_scalar_is(const struct wg_node *n, const char *s);
 
 /*
- * True when n is a YAML null: a missing node, or an untagged plain scalar
- * that is empty, "~", "null", "Null" or "NULL".
+ * True when n is a YAML null: a missing node, a scalar tagged !!null, or an
+ * untagged plain scalar that is empty, "~", "null", "Null" or "NULL".
  */
 bool wg_node_is_null(const struct wg_node *n);
 

@@ -36,7 +36,7 @@ struct wg_reader {
 	struct wg_anchor *anchors;
 	size_t nanchors, anchors_cap;
 	size_t alias_nodes;
-	size_t byte_bias;	/* bytes the scanner's char index lags by */
+	size_t byte_bias;	/* input bytes before libyaml's index 0 (BOM) */
 };
 
 /* in must outlive the reader and every tree it returns. */

@@ -1,0 +1,203 @@
+/* Writer: YAML round trip rules, JSON output, flow rendering. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "wingen/reader.h"
+#include "wingen/writer.h"
+
+static void same(const char *text)
+{
+	char *out = t_roundtrip(text);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_str_eq(out, text);
+	free(out);
+}
+
+static void becomes(const char *text, const char *want)
+{
+	char *out = t_roundtrip(text);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_str_eq(out, want);
+	free(out);
+}
+
+START_TEST(scalars_never_retyped)
+{
+	same("a: on\nb: yes\nc: \"0755\"\nd: 0755\ne: 1.10\n"
+	     "f: 12345678901234567890\ng: ~\nh: 'single'\ni: \"on\"\nj: Off\n"
+	     "k: 1e3\nl: .inf\nm: 2024-01-01\nn: 1:20\no: 0x1F\np: null\n"
+	     "q: ''\nr: \"\"\ns: !!str 12\nt: !custom x\n");
+}
+END_TEST
+
+START_TEST(block_scalars_and_flow_kept)
+{
+	same("script: |\n  echo one\n  echo two\nkeep: |+\n  x\n\n"
+	     "strip: |-\n  y\nflow: {a: 1, b: [x, y]}\nseq: [1, 2]\n"
+	     "empty_map: {}\nempty_seq: []\n");
+}
+END_TEST
+
+START_TEST(documents_separated_not_led)
+{
+	becomes("---\na: 1\n---\nb: 2\n...\n---\nc: 3\n",
+		"a: 1\n---\nb: 2\n---\nc: 3\n");
+	becomes("", "");
+	becomes("---\n# nothing\n", "");
+}
+END_TEST
+
+START_TEST(block_sequences_compact)
+{
+	becomes("spec:\n  containers:\n    - name: a\n      image: b\n",
+		"spec:\n  containers:\n  - name: a\n    image: b\n");
+}
+END_TEST
+
+START_TEST(long_lines_not_folded_unicode_kept)
+{
+	struct wg_buf text = WG_BUF_INIT;
+
+	wg_buf_addstr(&text, "a: ");
+	for (int i = 0; i < 300; i++)
+		wg_buf_addstr(&text, "word ");
+	wg_buf_addstr(&text, "end\nb: \"h\xc3\xa9llo \xe2\x9c\x93\"\n");
+	same(text.buf);
+	wg_buf_release(&text);
+}
+END_TEST
+
+START_TEST(empty_plain_in_flow_stays_null)
+{
+	becomes("a: {b: , c: 1}\n", "a: {b: ~, c: 1}\n");
+	same("a:\nb: 1\n");
+}
+END_TEST
+
+START_TEST(crlf_and_bom_normalised)
+{
+	becomes("\xef\xbb\xbf" "a: 1\r\nb:\r\n- x\r\n", "a: 1\nb:\n- x\n");
+}
+END_TEST
+
+static char *to_json(const char *text, int *rc)
+{
+	struct wg_ctx ctx;
+	struct wg_input in;
+	struct wg_resources list;
+	struct wg_buf out = WG_BUF_INIT;
+
+	wg_ctx_init(&ctx);
+	wg_resources_init(&list);
+	ck_assert_int_eq(t_read(&ctx, &in, text, &list), 0);
+	*rc = wg_write_resources(&ctx, &out, &list, WG_FORMAT_JSON);
+	wg_resources_release(&list);
+	wg_input_release(&in);
+	wg_ctx_release(&ctx);
+	return wg_buf_detach(&out, NULL);
+}
+
+START_TEST(json_uses_yaml11_types)
+{
+	int rc;
+	char *out = to_json(
+		"a: yes\nb: 'yes'\nc: 0755\nd: 1_000\ne: 0x1F\nf: .5\n"
+		"g: 12345678901234567890\nh: ~\ni: \"tab\\there\"\nj: [on, off]\n"
+		"k: |\n  x\nl: +1\nm: -0.50e+3\nn: 08\no: 0o17\np: !!int '7'\n"
+		"q: 1.\nr: 2024-01-01\ns: \"\\u00e9\"\nt:\n---\nx: 1\n", &rc);
+
+	ck_assert_int_eq(rc, 0);
+	ck_assert_str_eq(out,
+		"{\"a\":true,\"b\":\"yes\",\"c\":493,\"d\":1000,\"e\":31,"
+		"\"f\":0.5,\"g\":12345678901234567890,\"h\":null,"
+		"\"i\":\"tab\\there\",\"j\":[true,false],\"k\":\"x\\n\","
+		"\"l\":1,\"m\":-0.50e+3,\"n\":8,\"o\":15,\"p\":7,\"q\":1,"
+		"\"r\":\"2024-01-01\",\"s\":\"\xc3\xa9\",\"t\":null}\n"
+		"{\"x\":1}\n");
+	free(out);
+}
+END_TEST
+
+START_TEST(json_rejects_infinity)
+{
+	int rc;
+	char *out = to_json("a: .inf\n", &rc);
+
+	ck_assert_int_eq(rc, -1);
+	free(out);
+}
+END_TEST
+
+START_TEST(flow_rendering)
+{
+	struct wg_ctx ctx;
+	struct wg_input in;
+	struct wg_resources list;
+	struct wg_buf b = WG_BUF_INIT;
+
+	wg_ctx_init(&ctx);
+	wg_resources_init(&list);
+	ck_assert_int_eq(t_read(&ctx, &in, "a: {k: v, n: [1, 'x y', \"on\"]}\n"
+				"b: |\n  two\n  lines\n", &list), 0);
+	wg_node_to_flow(&b, list.items[0]->root);
+	ck_assert_str_eq(b.buf, "{a: {k: v, n: [1, x y, \"on\"]}, "
+			 "b: \"two\\nlines\\n\"}");
+	wg_buf_release(&b);
+	wg_resources_release(&list);
+	wg_input_release(&in);
+	wg_ctx_release(&ctx);
+}
+END_TEST
+
+START_TEST(edited_tree_writes_new_nodes_block_style)
+{
+	struct wg_ctx ctx;
+	struct wg_input in;
+	struct wg_resources list;
+	struct wg_node *spec, *sel;
+	char *out;
+
+	wg_ctx_init(&ctx);
+	wg_resources_init(&list);
+	ck_assert_int_eq(t_read(&ctx, &in, "spec:\n  replicas: 1\n", &list), 0);
+	spec = wg_map_get(list.items[0]->root, "spec");
+	sel = wg_map_ensure_map(&list.arena, spec, "nodeSelector");
+	wg_map_set(&list.arena, sel, "kubernetes.io/os",
+		   wg_node_new_str(&list.arena, "windows"));
+	wg_map_set(&list.arena, sel, "node.kubernetes.io/windows-build",
+		   wg_node_new_str(&list.arena, "10.0.20348"));
+	out = t_write(&ctx, &list);
+	ck_assert_str_eq(out, "spec:\n  replicas: 1\n  nodeSelector:\n"
+			 "    kubernetes.io/os: windows\n"
+			 "    node.kubernetes.io/windows-build: \"10.0.20348\"\n");
+	free(out);
+	wg_resources_release(&list);
+	wg_input_release(&in);
+	wg_ctx_release(&ctx);
+}
+END_TEST
+
+static Suite *writer_suite(void)
+{
+	Suite *s = suite_create("writer");
+	TCase *tc = tcase_create("writer");
+
+	tcase_add_test(tc, scalars_never_retyped);
+	tcase_add_test(tc, block_scalars_and_flow_kept);
+	tcase_add_test(tc, documents_separated_not_led);
+	tcase_add_test(tc, block_sequences_compact);
+	tcase_add_test(tc, long_lines_not_folded_unicode_kept);
+	tcase_add_test(tc, empty_plain_in_flow_stays_null);
+	tcase_add_test(tc, crlf_and_bom_normalised);
+	tcase_add_test(tc, json_uses_yaml11_types);
+	tcase_add_test(tc, json_rejects_infinity);
+	tcase_add_test(tc, flow_rendering);
+	tcase_add_test(tc, edited_tree_writes_new_nodes_block_style);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+WG_TEST_MAIN(writer_suite)
