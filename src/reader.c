@@ -20,23 +20,107 @@ struct wg_anchor {
 	bool open;	/* still being built: an alias to it is recursive */
 };
 
+/*
+ * End (exclusive) of the JSON value starting at data[i] ('{' or '['), by
+ * bracket depth outside double-quoted strings; 0 when it does not close.
+ */
+static size_t json_value_end(const char *data, size_t len, size_t i)
+{
+	size_t depth = 0;
+	bool in_str = false;
+
+	for (; i < len; i++) {
+		char c = data[i];
+
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = false;
+		} else if (c == '"') {
+			in_str = true;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (--depth == 0)
+				return i + 1;
+		}
+	}
+	return 0;
+}
+
+static size_t skip_space(const char *data, size_t len, size_t i)
+{
+	while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n'
+			   || data[i] == '\r'))
+		i++;
+	return i;
+}
+
+/*
+ * A JSON stream (kubectl's and "-o json" output: objects one after the
+ * other with no "---") is not one YAML document.  When the input starts
+ * with such a value and another follows, each value is parsed as a
+ * stream of its own.  Returns the end of the first segment.
+ */
+static size_t segment_end(struct wg_reader *r, size_t start)
+{
+	const char *d = r->in->data;
+	size_t len = r->in->len, i = skip_space(d, len, start), end;
+
+	if (i >= len || (d[i] != '{' && d[i] != '['))
+		return len;
+	end = json_value_end(d, len, i);
+	if (!end)
+		return len;
+	i = skip_space(d, len, end);
+	if (i < len && (d[i] == '{' || d[i] == '[')) {
+		r->json_stream = true;
+		return end;
+	}
+	return r->json_stream ? end : len;
+}
+
+static void start_segment(struct wg_reader *r, size_t start)
+{
+	unsigned line, col;
+
+	r->seg_start = start;
+	r->seg_end = segment_end(r, start);
+	wg_offset_position(r->in->data, r->in->len, start, &line, &col);
+	r->seg_line = line - 1;
+	r->seg_col = col - 1;
+	yaml_parser_delete(&r->parser);
+	yaml_parser_initialize(&r->parser);
+	/* UTF-8 only: forcing it makes UTF-16 input an error, not a surprise. */
+	yaml_parser_set_encoding(&r->parser, YAML_UTF8_ENCODING);
+	yaml_parser_set_input_string(&r->parser,
+				     (const unsigned char *)r->in->data + start,
+				     r->seg_end - start);
+}
+
 void wg_reader_init(struct wg_reader *r, struct wg_ctx *ctx,
 		    const struct wg_input *in)
 {
+	size_t start = 0;
+
 	memset(r, 0, sizeof(*r));
 	r->ctx = ctx;
 	r->in = in;
 	yaml_parser_initialize(&r->parser);
-	/* UTF-8 only: forcing it makes UTF-16 input an error, not a surprise.
-	 * libyaml still skips a UTF-8 BOM at the start. */
-	yaml_parser_set_encoding(&r->parser, YAML_UTF8_ENCODING);
 	/* A BOM is dropped here: with the encoding forced, libyaml would
 	 * count it as a column and misread the indentation that follows. */
 	if (in->len >= 3 && memcmp(in->data, "\xef\xbb\xbf", 3) == 0)
-		r->byte_bias = 3;
-	yaml_parser_set_input_string(&r->parser,
-				     (const unsigned char *)in->data
-				     + r->byte_bias, in->len - r->byte_bias);
+		start = 3;
+	start_segment(r, start);
+}
+
+/* The 0-based input position of a libyaml mark of the current segment. */
+static void mark_pos(const struct wg_reader *r, const yaml_mark_t *m,
+		     uint32_t *line, uint32_t *col)
+{
+	*line = (uint32_t)(r->seg_line + m->line);
+	*col = (uint32_t)(m->line ? m->column : r->seg_col + m->column);
 }
 
 static void clear_anchors(struct wg_reader *r)
@@ -56,16 +140,40 @@ void wg_reader_release(struct wg_reader *r)
 	memset(r, 0, sizeof(*r));
 }
 
+__attribute__((format(printf, 4, 0)))
+static int verror(struct wg_reader *r, uint32_t line, uint32_t col,
+		  const char *fmt, va_list ap)
+{
+	r->failed = true;
+	wg_vreport_at(r->ctx, WG_SEV_ERROR, r->in->name, line + 1, col + 1,
+		      fmt, ap);
+	return -1;
+}
+
+/* An error at a libyaml mark of the current segment. */
 __attribute__((format(printf, 3, 4)))
 static int error_at(struct wg_reader *r, const yaml_mark_t *m,
 		    const char *fmt, ...)
 {
+	uint32_t line, col;
 	va_list ap;
 
-	r->failed = true;
+	mark_pos(r, m, &line, &col);
 	va_start(ap, fmt);
-	wg_vreport_at(r->ctx, WG_SEV_ERROR, r->in->name,
-		      (uint32_t)m->line + 1, (uint32_t)m->column + 1, fmt, ap);
+	verror(r, line, col, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* An error at a node already built. */
+__attribute__((format(printf, 3, 4)))
+static int error_at_node(struct wg_reader *r, const struct wg_node *n,
+			 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(r, n->line, n->col, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -73,37 +181,41 @@ static int error_at(struct wg_reader *r, const yaml_mark_t *m,
 static int parser_error(struct wg_reader *r)
 {
 	yaml_parser_t *p = &r->parser;
-	unsigned line, col;
 	const char *problem = p->problem ? p->problem : "invalid YAML";
+	uint32_t line, col, cline, ccol;
+	unsigned l, c;
 
 	r->failed = true;
 	if (p->error == YAML_READER_ERROR) {
+		const unsigned char *d = (const unsigned char *)r->in->data;
+
+		if (r->in->len >= 2 && ((d[0] == 0xff && d[1] == 0xfe)
+					|| (d[0] == 0xfe && d[1] == 0xff)))
+			return wg_report_at(r->ctx, WG_SEV_ERROR, r->in->name,
+					    1, 1, "input is UTF-16; wingen "
+					    "reads UTF-8 only");
 		wg_offset_position(r->in->data, r->in->len,
-				   p->problem_offset + r->byte_bias, &line,
-				   &col);
-		return wg_report_at(r->ctx, WG_SEV_ERROR, r->in->name, line,
-				    col, "%s (input must be UTF-8)", problem);
+				   p->problem_offset + r->seg_start, &l, &c);
+		return wg_report_at(r->ctx, WG_SEV_ERROR, r->in->name, l, c,
+				    "%s (input must be UTF-8)", problem);
 	}
-	line = (unsigned)p->problem_mark.line + 1;
-	col = (unsigned)p->problem_mark.column + 1;
-	if (p->problem_mark.index < r->in->len && strstr(problem, "cannot start")
-	    && memchr(r->in->data, '\t', r->in->len)) {
-		/* The usual cause: a tab used for indentation. */
-		size_t off = p->problem_mark.index + r->byte_bias;
+	mark_pos(r, &p->problem_mark, &line, &col);
+	if (strstr(problem, "cannot start")) {
+		/* The usual cause: a tab used for indentation.  The mark's
+		 * index counts characters; on ASCII input that is the byte. */
+		size_t off = p->problem_mark.index + r->seg_start;
 
 		if (off < r->in->len && r->in->data[off] == '\t')
-			return wg_report_at(r->ctx, WG_SEV_ERROR, r->in->name,
-					    line, col, "tab character used for "
-					    "indentation (YAML allows only "
-					    "spaces)");
+			return error_at(r, &p->problem_mark, "%s",
+					"tab character used for indentation "
+					"(YAML allows only spaces)");
 	}
-	if (p->context)
-		return wg_report_at(r->ctx, WG_SEV_ERROR, r->in->name, line,
-				    col, "%s %s (started at line %u)",
-				    problem, p->context,
-				    (unsigned)p->context_mark.line + 1);
-	return wg_report_at(r->ctx, WG_SEV_ERROR, r->in->name, line, col,
-			    "%s", problem);
+	if (p->context) {
+		mark_pos(r, &p->context_mark, &cline, &ccol);
+		return error_at(r, &p->problem_mark, "%s %s (started at line %u)",
+				problem, p->context, (unsigned)cline + 1);
+	}
+	return error_at(r, &p->problem_mark, "%s", problem);
 }
 
 static void push(struct wg_reader *r, struct wg_node *n)
@@ -123,7 +235,7 @@ static const char *scalar_text(struct wg_reader *r, struct wg_arena *arena,
 {
 	const char *v = (const char *)e->data.scalar.value;
 	size_t len = e->data.scalar.length;
-	size_t at = e->start_mark.index + r->byte_bias;
+	size_t at = e->start_mark.index + r->seg_start;
 
 	switch (e->data.scalar.style) {
 	case YAML_SINGLE_QUOTED_SCALAR_STYLE:
@@ -131,7 +243,7 @@ static const char *scalar_text(struct wg_reader *r, struct wg_arena *arena,
 		at++;
 		/* fall through */
 	case YAML_PLAIN_SCALAR_STYLE:
-		if (at + len <= r->in->len
+		if (at + len <= r->seg_end
 		    && memcmp(r->in->data + at, v, len) == 0)
 			return r->in->data + at;
 		break;
@@ -200,8 +312,8 @@ static int on_alias(struct wg_reader *r, struct wg_arena *arena,
 	n = count_nodes(r->anchors[i].node, budget - r->alias_nodes);
 	if (r->alias_nodes + n > budget)
 		return error_at(r, &e->start_mark,
-				"aliases expand to too many nodes (alias "
-				"'*%s'); limit is the alias budget", name);
+				"alias '*%s' expands the document past %zu "
+				"nodes (the alias budget)", name, budget);
 	r->alias_nodes += n;
 	push(r, wg_node_clone(arena, r->anchors[i].node));
 	return 0;
@@ -220,8 +332,7 @@ static int on_scalar(struct wg_reader *r, struct wg_arena *arena,
 	n->style = (uint8_t)(e->data.scalar.style > 0
 			     ? e->data.scalar.style - 1 : 0);
 	n->len = (uint32_t)e->data.scalar.length;
-	n->line = (uint32_t)e->start_mark.line;
-	n->col = (uint32_t)e->start_mark.column;
+	mark_pos(r, &e->start_mark, &n->line, &n->col);
 	n->u.str = scalar_text(r, arena, e);
 	add_anchor(r, e->data.scalar.anchor, n, false);
 	push(r, n);
@@ -250,8 +361,7 @@ static int on_start(struct wg_reader *r, struct wg_arena *arena,
 	n = wg_node_new_tagged(arena, kind, (const char *)tag);
 	if (flow)
 		n->flags |= WG_NODE_FLOW;
-	n->line = (uint32_t)e->start_mark.line;
-	n->col = (uint32_t)e->start_mark.column;
+	mark_pos(r, &e->start_mark, &n->line, &n->col);
 	WG_GROW(r->frames, r->frames_cap, r->nframes + 1);
 	f = &r->frames[r->nframes++];
 	f->node = n;
@@ -332,20 +442,18 @@ static const struct wg_node *first_duplicate(struct wg_node **kids,
 /* The sources of a "<<" value: one mapping or a sequence of mappings. */
 static int merge_sources(struct wg_reader *r, const struct wg_node *v)
 {
-	yaml_mark_t m = { 0, v->line, v->col };
-
 	if (wg_is_map(v))
 		return 0;
 	if (wg_is_seq(v)) {
 		for (size_t i = 0; i < v->len; i++)
 			if (!wg_is_map(wg_seq_item(v, i)))
-				return error_at(r, &m, "%s", "merge key '<<' "
-						"takes a mapping or a list of "
-						"mappings");
+				return error_at_node(r, v, "%s", "merge key "
+						     "'<<' takes a mapping or "
+						     "a list of mappings");
 		return 0;
 	}
-	return error_at(r, &m, "%s",
-			"merge key '<<' takes a mapping or a list of mappings");
+	return error_at_node(r, v, "%s", "merge key '<<' takes a mapping or "
+			     "a list of mappings");
 }
 
 static bool pair_present(struct wg_node **items, size_t pairs,
@@ -431,21 +539,15 @@ static int finish_map(struct wg_reader *r, struct wg_arena *arena,
 	for (size_t i = 0; i < n->len; i++) {
 		const struct wg_node *k = n->u.items[2 * i];
 
-		if (k->kind != WG_NODE_SCALAR) {
-			yaml_mark_t m = { 0, k->line, k->col };
-
-			return error_at(r, &m, "%s", "mapping key is not a "
-					"scalar (Kubernetes objects only have "
-					"string keys)");
-		}
+		if (k->kind != WG_NODE_SCALAR)
+			return error_at_node(r, k, "%s", "mapping key is not a "
+					     "scalar (Kubernetes objects only "
+					     "have string keys)");
 	}
 	dup = first_duplicate(n->u.items, n->len, &has_merge);
-	if (dup) {
-		yaml_mark_t m = { 0, dup->line, dup->col };
-
-		return error_at(r, &m, "duplicate mapping key '%.*s'",
-				(int)dup->len, dup->u.str);
-	}
+	if (dup)
+		return error_at_node(r, dup, "duplicate mapping key '%.*s'",
+				     (int)dup->len, dup->u.str);
 	return has_merge ? resolve_merges(r, arena, n) : 0;
 }
 
@@ -455,11 +557,9 @@ static int on_end(struct wg_reader *r, struct wg_arena *arena)
 	struct wg_node *n = f->node;
 	size_t count = r->stack_len - f->base;
 
-	if (n->kind == WG_NODE_MAP && count % 2) {
-		yaml_mark_t m = { 0, n->line, n->col };
-
-		return error_at(r, &m, "%s", "mapping with a key but no value");
-	}
+	if (n->kind == WG_NODE_MAP && count % 2)
+		return error_at_node(r, n, "%s", "mapping with a key but no "
+				     "value");
 	n->len = (uint32_t)(n->kind == WG_NODE_MAP ? count / 2 : count);
 	if (count) {
 		n->u.items = wg_arena_alloc(arena, count * sizeof(*n->u.items));
@@ -492,8 +592,14 @@ int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
 			return parser_error(r);
 		switch (e.type) {
 		case YAML_STREAM_END_EVENT:
-			r->done = true;
 			yaml_event_delete(&e);
+			if (r->seg_end < r->in->len
+			    && skip_space(r->in->data, r->in->len, r->seg_end)
+			       < r->in->len) {
+				start_segment(r, r->seg_end);
+				continue;
+			}
+			r->done = true;
 			return 0;
 		case YAML_DOCUMENT_START_EVENT:
 			in_doc = true;

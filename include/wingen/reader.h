@@ -19,6 +19,9 @@
  * key, a recursive alias, a non-scalar key, nesting deeper than
  * limits.max_depth and a scalar over limits.max_scalar_bytes are errors.
  * Input must be UTF-8; a BOM is skipped; CRLF line ends are accepted.
+ * JSON is YAML, and a JSON stream (objects one after another, as
+ * "kubectl get -o json" and "-o json" write them) is read as one document
+ * per object.
  */
 
 struct wg_reader {
@@ -36,7 +39,11 @@ struct wg_reader {
 	struct wg_anchor *anchors;
 	size_t nanchors, anchors_cap;
 	size_t alias_nodes;
-	size_t byte_bias;	/* input bytes before libyaml's index 0 (BOM) */
+	/* The part of the input libyaml is parsing: all of it after a BOM,
+	 * or one value of a JSON stream. */
+	size_t seg_start, seg_end;
+	size_t seg_line, seg_col;	/* 0-based position of seg_start */
+	bool json_stream;
 };
 
 /* in must outlive the reader and every tree it returns. */

@@ -169,7 +169,7 @@ START_TEST(alias_bomb_is_an_error)
 		 "g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n"
 		 "h: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g, *g]\n"
 		 "i: &i [*h, *h, *h, *h, *h, *h, *h, *h, *h, *h]\n");
-	expect_error(&f, 0, 0, "aliases expand to too many nodes");
+	expect_error(&f, 0, 0, "the alias budget");
 	ck_assert_uint_le(f.ctx.log.diags[0].line, 9);
 	ck_assert_uint_ge(f.ctx.log.diags[0].line, 5);
 	unload(&f);
@@ -254,6 +254,31 @@ START_TEST(bom_crlf_and_json)
 }
 END_TEST
 
+START_TEST(json_stream_is_one_document_per_object)
+{
+	struct fixture f;
+
+	load(&f, "{\"kind\": \"A\", \"s\": \"}{\"}\n{\"kind\":\"B\"}[{\"kind\":\"C\"}]\n");
+	ck_assert_msg(f.rc == 0, "%s", t_first_message(&f.ctx));
+	ck_assert_uint_eq(f.list.len, 3);
+	ck_assert(wg_scalar_is(wg_map_get(f.list.items[0]->root, "s"), "}{"));
+	ck_assert(wg_scalar_is(wg_map_get(f.list.items[1]->root, "kind"), "B"));
+	ck_assert_uint_eq(f.list.items[1]->root->line, 1);
+	ck_assert_uint_eq(f.list.items[1]->root->col, 0);
+	ck_assert_uint_eq(wg_map_get(f.list.items[1]->root, "kind")->col, 8);
+	ck_assert(wg_is_seq(f.list.items[2]->root));
+	ck_assert_uint_eq(f.list.items[2]->index, 2);
+	/* plain ASCII strings of later objects still point into the input */
+	ck_assert(wg_map_get(f.list.items[1]->root, "kind")->u.str
+		  == f.in.data + 34);
+	unload(&f);
+	/* an error in the second object has the position in the file */
+	load(&f, "{\"a\": 1}\n{\"b\": 1,\n \"b\": 2}\n");
+	expect_error(&f, 3, 2, "duplicate mapping key 'b'");
+	unload(&f);
+}
+END_TEST
+
 START_TEST(encoding_errors_have_positions)
 {
 	struct fixture f;
@@ -263,7 +288,7 @@ START_TEST(encoding_errors_have_positions)
 	unload(&f);
 	/* UTF-16 with a BOM: not UTF-8 */
 	load_bytes(&f, "\xff\xfe" "a\0:\0 \0b\0\n\0", 12);
-	expect_error(&f, 1, 1, "UTF-8");
+	expect_error(&f, 1, 1, "UTF-16");
 	unload(&f);
 }
 END_TEST
@@ -337,6 +362,7 @@ static Suite *reader_suite(void)
 	tcase_add_test(tc, merge_keys_resolved);
 	tcase_add_test(tc, duplicate_keys_are_errors);
 	tcase_add_test(tc, bom_crlf_and_json);
+	tcase_add_test(tc, json_stream_is_one_document_per_object);
 	tcase_add_test(tc, encoding_errors_have_positions);
 	tcase_add_test(tc, syntax_errors_have_positions);
 	tcase_add_test(tc, depth_limit);
