@@ -18,6 +18,7 @@
  */
 
 struct wg_selection;	/* per-resource selection state, see select.h */
+struct wg_select_state;	/* per-list selection state, see select.h */
 
 enum {
 	WG_RES_GENERATED = 1 << 0,	/* made by a generator */
@@ -38,6 +39,7 @@ struct wg_resources {
 	struct wg_resource **items;
 	size_t len, cap;
 	struct wg_arena arena;
+	struct wg_select_state *select;	/* owned by select.c, in arena */
 };
 
 void wg_resources_init(struct wg_resources *list);
