@@ -28,12 +28,18 @@ int wg_input_read_fd(struct wg_ctx *ctx, int fd, const char *name,
 	struct stat st;
 
 	memset(in, 0, sizeof(*in));
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-		wg_buf_grow(&b, (size_t)st.st_size);
+	/* A regular file is read into one exact allocation (+1 probe byte to
+	 * see the end without growing). */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		b.buf = wg_xmalloc((size_t)st.st_size + 2);
+		b.cap = (size_t)st.st_size + 2;
+		b.buf[0] = '\0';
+	}
 	for (;;) {
 		ssize_t n;
 
-		wg_buf_grow(&b, 65536);
+		if (b.cap - b.len < 2)
+			wg_buf_grow(&b, 65536);
 		n = read(fd, b.buf + b.len, b.cap - b.len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;

@@ -118,12 +118,11 @@ static char *final_path(const char *path)
 }
 
 /*
- * Writes data to a new temporary file next to path, with path's mode (or
- * the umask default for a new file).  On success *tmp is the temp file's
- * name (caller frees, and it is tracked for cleanup).
+ * Creates a temporary file next to path, with path's mode (or the umask
+ * default for a new file).  On success returns its fd and sets *tmp (the
+ * caller frees it; it is tracked for cleanup).
  */
-static int write_temp(struct wg_ctx *ctx, const char *path, const void *data,
-		      size_t len, char **tmp)
+static int create_temp(struct wg_ctx *ctx, const char *path, char **tmp)
 {
 	struct wg_buf name = WG_BUF_INIT;
 	char *copy = wg_xstrdup(path), *base;
@@ -148,36 +147,70 @@ static int write_temp(struct wg_ctx *ctx, const char *path, const void *data,
 	if (fd < 0) {
 		err = errno;
 		wg_buf_release(&name);
-		return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
-				    "cannot create a temporary file: %s",
-				    strerror(err));
+		wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
+			     "cannot create a temporary file: %s",
+			     strerror(err));
+		return -1;
 	}
-	if (track(name.buf) != 0) {
-		close(fd);
-		unlink(name.buf);
-		wg_buf_release(&name);
-		return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
-				    "too many files open for writing");
-	}
-	if (fchmod(fd, mode) != 0 || wg_write_all(fd, data, len) != 0
-	    || fsync(fd) != 0) {
+	if (track(name.buf) != 0 || fchmod(fd, mode) != 0) {
 		err = errno;
 		close(fd);
 		unlink(name.buf);
 		untrack(name.buf);
 		wg_buf_release(&name);
-		return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
-				    "cannot write: %s", strerror(err));
-	}
-	if (close(fd) != 0) {
-		err = errno;
-		unlink(name.buf);
-		untrack(name.buf);
-		wg_buf_release(&name);
-		return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
-				    "cannot write: %s", strerror(err));
+		wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
+			     "cannot create a temporary file: %s",
+			     strerror(err));
+		return -1;
 	}
 	*tmp = wg_buf_detach(&name, NULL);
+	return fd;
+}
+
+/* Syncs and closes a temporary file; on failure removes it. */
+static int finish_temp(struct wg_ctx *ctx, const char *path, int fd,
+		       char *tmp)
+{
+	if (fsync(fd) != 0 || close(fd) != 0) {
+		int err = errno;
+
+		unlink(tmp);
+		untrack(tmp);
+		free(tmp);
+		return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
+				    "cannot write: %s", strerror(err));
+	}
+	return 0;
+}
+
+static void drop_temp(int fd, char *tmp)
+{
+	close(fd);
+	unlink(tmp);
+	untrack(tmp);
+	free(tmp);
+}
+
+/* Writes data to a new temporary file next to path (see create_temp). */
+static int write_temp(struct wg_ctx *ctx, const char *path, const void *data,
+		      size_t len, char **tmp)
+{
+	int fd = create_temp(ctx, path, tmp);
+
+	if (fd < 0)
+		return -1;
+	if (wg_write_all(fd, data, len) != 0) {
+		int err = errno;
+
+		drop_temp(fd, *tmp);
+		*tmp = NULL;
+		return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
+				    "cannot write: %s", strerror(err));
+	}
+	if (finish_temp(ctx, path, fd, *tmp)) {
+		*tmp = NULL;
+		return -1;
+	}
 	return 0;
 }
 
@@ -204,36 +237,90 @@ static bool special_file(const char *path)
 	return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
 }
 
+int wg_out_open(struct wg_ctx *ctx, struct wg_out *out, const char *path)
+{
+	memset(out, 0, sizeof(*out));
+	out->fd = -1;
+	if (!path || strcmp(path, "-") == 0) {
+		out->fd = STDOUT_FILENO;
+		out->name = "stdout";
+		return WG_OUT_OK;
+	}
+	out->name = path;
+	if (special_file(path)) {
+		/* /dev/stdout, /dev/full, a FIFO: write in place. */
+		out->fd = open(path, O_WRONLY | O_CLOEXEC | O_APPEND);
+		if (out->fd < 0) {
+			wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
+				     "cannot open: %s", strerror(errno));
+			return out->status = WG_OUT_ERROR;
+		}
+		return WG_OUT_OK;
+	}
+	out->path = final_path(path);
+	out->fd = create_temp(ctx, out->path, &out->tmp);
+	if (out->fd < 0) {
+		free(out->path);
+		out->path = NULL;
+		return out->status = WG_OUT_ERROR;
+	}
+	return WG_OUT_OK;
+}
+
+int wg_out_write(struct wg_ctx *ctx, struct wg_out *out, const void *data,
+		 size_t len)
+{
+	if (out->status)
+		return out->status;
+	out->status = write_fd(ctx, out->fd, out->name, data, len);
+	return out->status;
+}
+
+int wg_out_commit(struct wg_ctx *ctx, struct wg_out *out)
+{
+	int rc = out->status;
+
+	if (rc) {
+		wg_out_abort(out);
+		return rc;
+	}
+	if (out->tmp) {
+		if (finish_temp(ctx, out->path, out->fd, out->tmp)
+		    || commit_temp(ctx, out->path, out->tmp))
+			rc = WG_OUT_ERROR;
+		out->tmp = NULL;
+	} else if (out->fd != STDOUT_FILENO && close(out->fd) != 0) {
+		wg_report_at(ctx, WG_SEV_ERROR, out->name, 0, 0,
+			     "cannot write: %s", strerror(errno));
+		rc = WG_OUT_ERROR;
+	}
+	out->fd = -1;
+	free(out->path);
+	out->path = NULL;
+	return rc;
+}
+
+void wg_out_abort(struct wg_out *out)
+{
+	if (out->tmp)
+		drop_temp(out->fd, out->tmp);
+	else if (out->fd > STDOUT_FILENO)
+		close(out->fd);
+	out->tmp = NULL;
+	out->fd = -1;
+	free(out->path);
+	out->path = NULL;
+}
+
 int wg_output_write(struct wg_ctx *ctx, const char *path, const void *data,
 		    size_t len)
 {
-	char *target, *tmp;
-	int fd, rc;
+	struct wg_out out;
 
-	if (!path || strcmp(path, "-") == 0)
-		return write_fd(ctx, STDOUT_FILENO, "stdout", data, len);
-	if (special_file(path)) {
-		/* /dev/stdout, /dev/full, a FIFO: write in place. */
-		fd = open(path, O_WRONLY | O_CLOEXEC | O_APPEND);
-		if (fd < 0) {
-			wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
-				     "cannot open: %s", strerror(errno));
-			return WG_OUT_ERROR;
-		}
-		rc = write_fd(ctx, fd, path, data, len);
-		if (close(fd) != 0 && rc == WG_OUT_OK) {
-			wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
-				     "cannot write: %s", strerror(errno));
-			rc = WG_OUT_ERROR;
-		}
-		return rc;
-	}
-	target = final_path(path);
-	rc = write_temp(ctx, target, data, len, &tmp);
-	if (rc == 0)
-		rc = commit_temp(ctx, target, tmp);
-	free(target);
-	return rc ? WG_OUT_ERROR : WG_OUT_OK;
+	if (wg_out_open(ctx, &out, path))
+		return out.status;
+	wg_out_write(ctx, &out, data, len);
+	return wg_out_commit(ctx, &out);
 }
 
 int wg_output_replace_all(struct wg_ctx *ctx,

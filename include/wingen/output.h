@@ -22,6 +22,31 @@ enum {
 	WG_OUT_EPIPE = -2,	/* reader went away: stop quietly */
 };
 
+/*
+ * A destination written in pieces, for output too large to hold twice in
+ * memory.  Open it only once the run is known to have succeeded: what is
+ * written to stdout cannot be taken back.  A regular file goes to a
+ * temporary file until wg_out_commit().
+ */
+struct wg_out {
+	int fd;
+	char *path;	/* the file replaced at commit; NULL: stdout or in place */
+	char *tmp;	/* the temporary file, NULL when writing in place */
+	const char *name;	/* for messages */
+	int status;	/* WG_OUT_* of the first failure */
+};
+
+/* Opens path ("-" or NULL: stdout).  Returns a WG_OUT_* code. */
+int wg_out_open(struct wg_ctx *ctx, struct wg_out *out, const char *path);
+/* Appends data.  After a failure, does nothing and returns the status. */
+int wg_out_write(struct wg_ctx *ctx, struct wg_out *out, const void *data,
+		 size_t len);
+/* Finishes: fsync and rename a temporary file.  Returns a WG_OUT_* code;
+ * on failure nothing replaces the target. */
+int wg_out_commit(struct wg_ctx *ctx, struct wg_out *out);
+/* Gives up: removes the temporary file, if any. */
+void wg_out_abort(struct wg_out *out);
+
 /* Writes data to path ("-" or NULL: stdout).  Returns a WG_OUT_* code. */
 int wg_output_write(struct wg_ctx *ctx, const char *path, const void *data,
 		    size_t len);

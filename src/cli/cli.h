@@ -68,6 +68,16 @@ int wg_cli_report(struct wg_ctx *ctx, bool verbose);
  */
 int wg_cli_write(struct wg_ctx *ctx, const char *path, const struct wg_buf *out);
 
+/*
+ * Writes every live resource of list to path (NULL: stdout) as a stream,
+ * in chunks, so the text never exists whole in memory next to the tree.
+ * Call it only when ctx has no errors.  YAML cannot fail half-way (the
+ * trees came from libyaml); JSON can (.inf), so JSON is rendered whole
+ * first.  Returns WG_EXIT_OK or WG_EXIT_FAIL (reported, or a closed pipe).
+ */
+int wg_cli_emit(struct wg_ctx *ctx, const char *path,
+		const struct wg_resources *list, enum wg_format format);
+
 /* Parses "yaml" or "json" (the --output-format value). */
 int wg_parse_format(const char *cmd, const char *arg, enum wg_format *out);
 

@@ -74,7 +74,6 @@ int wg_cmd_build(int argc, char **argv)
 	struct build_opts o = { 0 };
 	struct wg_inputs inputs = { 0 };
 	struct wg_resources list;
-	struct wg_buf out = WG_BUF_INIT;
 	struct wg_chain chain = { NULL, 0 };
 	struct wg_ctx ctx;
 	int rc = parse(argc, argv, &o);
@@ -93,12 +92,9 @@ int wg_cmd_build(int argc, char **argv)
 		wg_pathlist_add(&o.paths, "-");
 	if (!wg_ctx_failed(&ctx) && wg_cli_read(&ctx, &o.paths, &inputs, &list) == 0)
 		wg_pipeline_run(&ctx, &list, &chain);
-	if (!wg_ctx_failed(&ctx))
-		wg_write_resources(&ctx, &out, &list, o.format);
 	rc = wg_cli_report(&ctx, o.explain);
 	if (rc == WG_EXIT_OK)
-		rc = wg_cli_write(&ctx, o.output, &out);
-	wg_buf_release(&out);
+		rc = wg_cli_emit(&ctx, o.output, &list, o.format);
 	wg_resources_release(&list);
 	wg_inputs_release(&inputs);
 	wg_pathlist_release(&o.paths);

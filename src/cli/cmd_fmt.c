@@ -116,6 +116,8 @@ int wg_cmd_fmt(int argc, char **argv)
 
 		if (wg_input_read(&ctx, files.items[i], &in))
 			continue;
+		/* The output is about the input's size: one growth, not many. */
+		wg_buf_grow(&out, in.len + in.len / 8);
 		fmt_input(&ctx, &in, &yw, &out, o.format);
 		wg_input_release(&in);
 	}

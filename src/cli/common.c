@@ -97,20 +97,69 @@ int wg_cli_report(struct wg_ctx *ctx, bool verbose)
 	return failed ? WG_EXIT_FAIL : WG_EXIT_OK;
 }
 
+/* Prints the diagnostics added since before; returns WG_EXIT_FAIL. */
+static int output_failed(struct wg_ctx *ctx, size_t before, int status)
+{
+	if (status != WG_OUT_EPIPE)	/* the reader left: nothing to say */
+		for (size_t i = before; i < ctx->log.ndiags; i++)
+			wg_diag_print(stderr, &ctx->log.diags[i]);
+	return WG_EXIT_FAIL;
+}
+
 int wg_cli_write(struct wg_ctx *ctx, const char *path, const struct wg_buf *out)
 {
 	size_t before = ctx->log.ndiags;
+	int status = wg_output_write(ctx, path, out->buf, out->len);
 
-	switch (wg_output_write(ctx, path, out->buf, out->len)) {
-	case WG_OUT_OK:
-		return WG_EXIT_OK;
-	case WG_OUT_EPIPE:
-		return WG_EXIT_FAIL;	/* the reader left: nothing to say */
-	default:
-		for (size_t i = before; i < ctx->log.ndiags; i++)
-			wg_diag_print(stderr, &ctx->log.diags[i]);
-		return WG_EXIT_FAIL;
+	return status ? output_failed(ctx, before, status) : WG_EXIT_OK;
+}
+
+int wg_cli_emit(struct wg_ctx *ctx, const char *path,
+		const struct wg_resources *list, enum wg_format format)
+{
+	enum { CHUNK = 1 << 20 };
+	size_t before = ctx->log.ndiags;
+	struct wg_buf buf = WG_BUF_INIT;
+	struct wg_yaml_writer w;
+	struct wg_out out;
+	int rc = 0;
+
+	if (format == WG_FORMAT_JSON) {
+		rc = wg_write_resources(ctx, &buf, list, format);
+		if (rc == 0)
+			rc = wg_cli_write(ctx, path, &buf);
+		else
+			rc = output_failed(ctx, before, WG_OUT_ERROR);
+		wg_buf_release(&buf);
+		return rc;
 	}
+	if (wg_out_open(ctx, &out, path))
+		return output_failed(ctx, before, out.status);
+	wg_buf_grow(&buf, CHUNK + CHUNK / 4);
+	wg_yaml_writer_init(&w, &buf);
+	for (size_t i = 0; i < list->len && rc == 0; i++) {
+		if (list->items[i]->flags & WG_RES_DELETED)
+			continue;
+		if (wg_yaml_writer_doc(&w, list->items[i]->root)) {
+			rc = wg_error(ctx, list->items[i], NULL, NULL,
+				      "cannot write YAML: %s", w.error);
+		} else if (buf.len >= CHUNK) {
+			rc = wg_out_write(ctx, &out, buf.buf, buf.len);
+			wg_buf_reset(&buf);
+		}
+	}
+	if (rc == 0 && wg_yaml_writer_finish(&w))
+		rc = wg_report_at(ctx, WG_SEV_ERROR, NULL, 0, 0,
+				  "cannot write YAML: %s", w.error);
+	if (rc == 0)
+		rc = wg_out_write(ctx, &out, buf.buf, buf.len);
+	wg_yaml_writer_release(&w);
+	wg_buf_release(&buf);
+	if (rc == 0)
+		rc = wg_out_commit(ctx, &out);
+	else
+		wg_out_abort(&out);
+	return rc ? output_failed(ctx, before, rc) : WG_EXIT_OK;
 }
 
 int wg_parse_format(const char *cmd, const char *arg, enum wg_format *out)
