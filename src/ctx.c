@@ -38,6 +38,7 @@ bool wg_ctx_failed(const struct wg_ctx *ctx)
 	       || (ctx->strict && ctx->log.counts[WG_SEV_WARNING] > 0);
 }
 
+__attribute__((format(printf, 3, 0)))
 static int add(struct wg_ctx *ctx, struct wg_diag *d, const char *fmt,
 	       va_list ap)
 {

@@ -22,7 +22,8 @@ const char *wg_node_tag(const struct wg_node *node)
 {
 	if (!node || !(node->flags & WG_NODE_TAGGED))
 		return NULL;
-	return ((const struct tagged_node *)
+	/* via void *: the tagged_node is 8-aligned, as the arena made it */
+	return ((const struct tagged_node *)(const void *)
 		((const char *)node - offsetof(struct tagged_node, node)))->tag;
 }
 
