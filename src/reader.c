@@ -281,17 +281,26 @@ static long add_anchor(struct wg_reader *r, const yaml_char_t *name,
 	return (long)r->nanchors++;
 }
 
-/* Nodes in a subtree, counting at most limit + 1. */
-static size_t count_nodes(const struct wg_node *n, size_t limit)
+/*
+ * Nodes in a subtree, counting at most limit + 1, and in *depth the levels
+ * of collections it nests (0 for a scalar).  Anchored trees were read
+ * within max_depth, so the recursion is bounded by it.
+ */
+static size_t count_nodes(const struct wg_node *n, size_t limit,
+			  size_t *depth)
 {
-	size_t total = 1;
-	size_t k;
+	size_t total = 1, k, d, deepest = 0;
 
+	*depth = 0;
 	if (n->kind == WG_NODE_SCALAR)
 		return 1;
 	k = n->kind == WG_NODE_MAP ? 2 * (size_t)n->len : n->len;
-	for (size_t i = 0; i < k && total <= limit; i++)
-		total += count_nodes(n->u.items[i], limit - total);
+	for (size_t i = 0; i < k && total <= limit; i++) {
+		total += count_nodes(n->u.items[i], limit - total, &d);
+		if (d > deepest)
+			deepest = d;
+	}
+	*depth = deepest + 1;
 	return total;
 }
 
@@ -301,7 +310,7 @@ static int on_alias(struct wg_reader *r, struct wg_arena *arena,
 	const char *name = (const char *)e->data.alias.anchor;
 	long i = find_anchor(r, name);
 	size_t budget = r->ctx->limits.max_alias_nodes;
-	size_t n;
+	size_t n, depth;
 
 	if (i < 0)
 		return error_at(r, &e->start_mark, "unknown alias '*%s'", name);
@@ -309,11 +318,16 @@ static int on_alias(struct wg_reader *r, struct wg_arena *arena,
 		return error_at(r, &e->start_mark,
 				"alias '*%s' refers to a node that contains it",
 				name);
-	n = count_nodes(r->anchors[i].node, budget - r->alias_nodes);
+	n = count_nodes(r->anchors[i].node, budget - r->alias_nodes, &depth);
 	if (r->alias_nodes + n > budget)
 		return error_at(r, &e->start_mark,
 				"alias '*%s' expands the document past %zu "
 				"nodes (the alias budget)", name, budget);
+	/* A copy nests as deep as its anchor, wherever it lands. */
+	if (r->nframes + depth > r->ctx->limits.max_depth)
+		return error_at(r, &e->start_mark, "alias '*%s' nests deeper "
+				"than %zu levels", name,
+				r->ctx->limits.max_depth);
 	r->alias_nodes += n;
 	push(r, wg_node_clone(arena, r->anchors[i].node));
 	return 0;
@@ -456,30 +470,38 @@ static int merge_sources(struct wg_reader *r, const struct wg_node *v)
 			     "a list of mappings");
 }
 
-static bool pair_present(struct wg_node **items, size_t pairs,
-			 const struct wg_node *key)
+/* A pair a merged mapping may get, in output order (pos). */
+struct merge_pair {
+	struct wg_node *key, *value;
+	size_t rank;	/* 0: the mapping's own; n: from the n-th source */
+	size_t pos;
+	bool lost;	/* an own or earlier-merged key has it */
+};
+
+static int merge_cmp(const void *a, const void *b)
 {
-	for (size_t i = 0; i < pairs; i++)
-		if (!is_merge_key(items[2 * i])
-		    && key_cmp(&items[2 * i], &key) == 0)
-			return true;
-	return false;
+	const struct merge_pair *x = *(struct merge_pair *const *)a;
+	const struct merge_pair *y = *(struct merge_pair *const *)b;
+	int c = key_cmp(&x->key, &y->key);
+
+	if (c)
+		return c;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-static void merge_from(struct wg_arena *arena, struct wg_node **kids,
-		       size_t pairs, const struct wg_node *src,
-		       struct wg_node **out, size_t *nout)
+static void add_source(struct merge_pair *cand, size_t *n, size_t rank,
+		       const struct wg_node *src)
 {
 	for (size_t j = 0; j < src->len; j++) {
-		struct wg_node *k = wg_map_key(src, j);
-
-		if (pair_present(kids, pairs, k) || pair_present(out, *nout, k))
-			continue;
-		out[2 * *nout] = k;
-		out[2 * *nout + 1] = wg_map_value(src, j);
-		(*nout)++;
+		cand[*n].key = wg_map_key(src, j);
+		cand[*n].value = wg_map_value(src, j);
+		cand[*n].rank = rank;
+		cand[*n].pos = *n;
+		cand[*n].lost = false;
+		(*n)++;
 	}
-	(void)arena;
 }
 
 /*
@@ -490,7 +512,8 @@ static void merge_from(struct wg_arena *arena, struct wg_node **kids,
 static int resolve_merges(struct wg_reader *r, struct wg_arena *arena,
 			  struct wg_node *map)
 {
-	size_t pairs = map->len, total = 0, nout = 0;
+	size_t pairs = map->len, total = 0, nout = 0, n = 0, rank = 0;
+	struct merge_pair *cand, **order;
 	struct wg_node **out;
 
 	for (size_t i = 0; i < pairs; i++) {
@@ -508,23 +531,41 @@ static int resolve_merges(struct wg_reader *r, struct wg_arena *arena,
 			for (size_t j = 0; j < v->len; j++)
 				total += wg_seq_item(v, j)->len;
 	}
-	out = wg_arena_alloc(arena, 2 * (total ? total : 1) * sizeof(*out));
+	/* Every candidate in output order, then sorted by key and rank so
+	 * the winner of each key comes first: n log n, as a hostile merge of
+	 * many keys must not take quadratic time. */
+	cand = wg_xmalloc((total ? total : 1) * sizeof(*cand));
+	order = wg_xmalloc((total ? total : 1) * sizeof(*order));
 	for (size_t i = 0; i < pairs; i++) {
 		struct wg_node *k = map->u.items[2 * i];
 		struct wg_node *v = map->u.items[2 * i + 1];
 
 		if (!is_merge_key(k)) {
-			out[2 * nout] = k;
-			out[2 * nout + 1] = v;
-			nout++;
+			cand[n] = (struct merge_pair){ k, v, 0, n, false };
+			n++;
 		} else if (wg_is_map(v)) {
-			merge_from(arena, map->u.items, pairs, v, out, &nout);
+			add_source(cand, &n, ++rank, v);
 		} else {
 			for (size_t j = 0; j < v->len; j++)
-				merge_from(arena, map->u.items, pairs,
-					   wg_seq_item(v, j), out, &nout);
+				add_source(cand, &n, ++rank, wg_seq_item(v, j));
 		}
 	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = &cand[i];
+	qsort(order, n, sizeof(*order), merge_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (key_cmp(&order[i - 1]->key, &order[i]->key) == 0)
+			order[i]->lost = true;
+	out = wg_arena_alloc(arena, 2 * (n ? n : 1) * sizeof(*out));
+	for (size_t i = 0; i < n; i++) {
+		if (cand[i].lost)
+			continue;
+		out[2 * nout] = cand[i].key;
+		out[2 * nout + 1] = cand[i].value;
+		nout++;
+	}
+	free(order);
+	free(cand);
 	map->u.items = out;
 	map->len = (uint32_t)nout;
 	return 0;
