@@ -420,6 +420,26 @@ int wg_scalar_to_json(struct wg_buf *out, const char *s, size_t len)
 	return 0;
 }
 
+/*
+ * The code point of the UTF-8 sequence at s[i] when YAML cannot hold it
+ * raw in a double-quoted scalar: C1 controls (U+0080-U+009F, NEL among
+ * them), U+2028, U+2029, U+FFFE and U+FFFF.  0 otherwise.
+ */
+static unsigned yaml_unsafe(const char *s, size_t len, size_t i)
+{
+	const unsigned char *u = (const unsigned char *)s + i;
+
+	if (u[0] == 0xc2 && i + 1 < len && u[1] >= 0x80 && u[1] <= 0x9f)
+		return u[1];
+	if (i + 2 >= len)
+		return 0;
+	if (u[0] == 0xe2 && u[1] == 0x80 && (u[2] == 0xa8 || u[2] == 0xa9))
+		return 0x2000u | (u[2] - 0x80u);
+	if (u[0] == 0xef && u[1] == 0xbf && (u[2] == 0xbe || u[2] == 0xbf))
+		return 0xff00u | (u[2] - 0x80u + 0xc0u);
+	return 0;
+}
+
 void wg_json_quote(struct wg_buf *out, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -431,7 +451,17 @@ void wg_json_quote(struct wg_buf *out, const char *s, size_t len)
 		unsigned char c = (unsigned char)s[i];
 		const char *esc = NULL;
 		char u[7];
+		unsigned cp = yaml_unsafe(s, len, i);
 
+		if (cp) {
+			/* Valid JSON raw, but a YAML reader (wingen's own)
+			 * takes it as a line break or rejects it. */
+			wg_buf_add(out, s + run, i - run);
+			wg_buf_addf(out, "\\u%04x", cp);
+			i += cp < 0x800 ? 1 : 2;
+			run = i + 1;
+			continue;
+		}
 		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
 			continue;
 		wg_buf_add(out, s + run, i - run);
