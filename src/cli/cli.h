@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "wingen/ctx.h"
 #include "wingen/input.h"
@@ -78,11 +79,40 @@ int wg_cli_write(struct wg_ctx *ctx, const char *path, const struct wg_buf *out)
 int wg_cli_emit(struct wg_ctx *ctx, const char *path,
 		const struct wg_resources *list, enum wg_format format);
 
+/* Prints every change of log (--explain), one line each:
+ * "file:line: Kind/ns/name: field: old -> new (plugin: reason)". */
+void wg_cli_explain(FILE *out, const struct wg_log *log);
+
 /* Parses "yaml" or "json" (the --output-format value). */
 int wg_parse_format(const char *cmd, const char *arg, enum wg_format *out);
 
+/* The PROFILE argument (profile_args.c). */
+struct wg_profile;
+struct wg_profile_opts;
+
+/* Loads path, or the embedded default profile when path is NULL or "-"
+ * (DESIGN.md's "wingen build -").  Returns 0, or -1 (reported on ctx). */
+int wg_cli_load_profile(struct wg_ctx *ctx, const char *path,
+			const struct wg_profile_opts *opts,
+			struct wg_profile *out);
+
+/* The inputs of a run: the profile's resources, then every -f PATH;
+ * stdin when there are none, or when the PROFILE argument was "-". */
+void wg_cli_input_paths(const struct wg_profile *p, const char *profile_arg,
+			const struct wg_pathlist *extra,
+			struct wg_pathlist *out);
+
+/* --print-profile: writes the profile in effect as YAML to path (NULL:
+ * stdout) after its warnings.  Returns an exit status. */
+int wg_cli_print_profile(struct wg_ctx *ctx, const struct wg_profile *p,
+			 const char *path);
+
+/* Parses the --load-restrictor value: rootonly or none. */
+int wg_parse_load_restrictor(const char *cmd, const char *arg, bool *none);
+
 /* Command entry points. */
 int wg_cmd_build(int argc, char **argv);
+int wg_cmd_builds(int argc, char **argv);
 int wg_cmd_fmt(int argc, char **argv);
 int wg_cmd_version(int argc, char **argv);
 int wg_cmd_help(int argc, char **argv);
