@@ -48,6 +48,12 @@ int wg_label_selector_parse(struct wg_arena *arena, const char *text,
 bool wg_label_selector_matches(const struct wg_label_selector *sel,
 			       const struct wg_node *labels);
 
+/* Appends sel in canonical selector syntax ("a=b,c in (d,e),!f"), which
+ * parses back to the same selector. */
+struct wg_buf;
+void wg_label_selector_write(const struct wg_label_selector *sel,
+			     struct wg_buf *out);
+
 /* Kubernetes syntax checks, for the profile and for generated objects. */
 bool wg_is_dns_label(const char *s);		/* RFC 1123 label, <= 63 */
 bool wg_is_dns_subdomain(const char *s);	/* RFC 1123 subdomain, <= 253 */

@@ -94,6 +94,15 @@ struct wg_profile {
 	size_t nsteps;
 
 	struct wg_arena arena;
+
+	/* What the loader resolved (added after the fields above). */
+	const char **resource_paths;	/* resources joined to dir: what to
+					   read; "-" stays "-" */
+	const char *templates_path;	/* templates joined to dir, or
+					   --templates as given; NULL: none */
+	const struct wg_node **step_configs;	/* config: of each step as
+						   written, NULL when none */
+	bool load_restrictor_none;	/* files may lie outside dir */
 };
 
 /*
@@ -121,7 +130,9 @@ int wg_profile_load_default(struct wg_ctx *ctx,
 			    const struct wg_profile_opts *opts,
 			    struct wg_profile *out);
 
-/* The build with this release name / alias / number, or NULL. */
+/* The build with this release name / alias / number, or NULL.  A
+ * RuntimeClass name of a build is accepted too (for two builds of one
+ * release, e.g. amd64 and arm64); the first build that fits wins. */
 const struct wg_build *wg_profile_find_build(const struct wg_profile *p,
 					     const char *name);
 
@@ -130,5 +141,25 @@ struct wg_buf;
 void wg_profile_write(const struct wg_profile *p, struct wg_buf *out);
 
 void wg_profile_release(struct wg_profile *p);
+
+/*
+ * The toleration of a taint, as the generated RuntimeClass and the
+ * workload transforms write it: {key, operator: Equal, value, effect}, or
+ * {key, operator: Exists, effect} when the taint has no value.  New nodes
+ * in arena.
+ */
+struct wg_node *wg_taint_toleration(struct wg_arena *arena,
+				    const struct wg_taint *taint);
+
+/*
+ * Reads the template called name from the profile's templates folder
+ * (templates_path) into in, under the load restrictor (a symbolic link may
+ * not lead out of the profile's folder).  Returns 1 when read, 0 when
+ * there is no folder or no such file in it (use the embedded template:
+ * template.h), -1 on an error reported on ctx.
+ */
+struct wg_input;
+int wg_profile_read_template(struct wg_ctx *ctx, const struct wg_profile *p,
+			     const char *name, struct wg_input *in);
 
 #endif
