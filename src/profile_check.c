@@ -762,8 +762,11 @@ static void check_select(struct wg_profile_loader *L,
 	}
 	p->nselect = n;
 	p->select = wg_arena_zalloc(&p->arena, (n + 1) * sizeof(*p->select));
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		check_select_entry(L, i, &rs[i], &p->select[i]);
+		if (def)	/* not written in this profile */
+			p->select[i].pos.line = p->select[i].pos.col = 0;
+	}
 	if (def)
 		wg_profile_cyaml_free(def);
 }

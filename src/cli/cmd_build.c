@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "wingen/pipeline.h"
+#include "wingen/profile.h"
 
 struct build_opts {
 	const char *profile;
@@ -16,6 +17,8 @@ struct build_opts {
 	enum wg_format format;
 	bool explain;
 	bool strict;
+	bool print_profile;
+	struct wg_profile_opts popts;
 };
 
 static int parse(int argc, char **argv, struct build_opts *o)
@@ -26,6 +29,9 @@ static int parse(int argc, char **argv, struct build_opts *o)
 		{ "output-format", required_argument, NULL, 'F' },
 		{ "explain", no_argument, NULL, 'e' },
 		{ "strict", no_argument, NULL, 's' },
+		{ "print-profile", no_argument, NULL, 'P' },
+		{ "templates", required_argument, NULL, 'T' },
+		{ "load-restrictor", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -51,6 +57,17 @@ static int parse(int argc, char **argv, struct build_opts *o)
 		case 's':
 			o->strict = true;
 			break;
+		case 'P':
+			o->print_profile = true;
+			break;
+		case 'T':
+			o->popts.templates = optarg;
+			break;
+		case 'R':
+			if (wg_parse_load_restrictor("build", optarg,
+					&o->popts.load_restrictor_none))
+				return WG_EXIT_USAGE;
+			break;
 		case 'h':
 			return -1;
 		case ':':
@@ -75,6 +92,8 @@ int wg_cmd_build(int argc, char **argv)
 	struct wg_inputs inputs = { 0 };
 	struct wg_resources list;
 	struct wg_chain chain = { NULL, 0 };
+	struct wg_profile profile = { 0 };
+	struct wg_pathlist paths = { 0 };
 	struct wg_ctx ctx;
 	int rc = parse(argc, argv, &o);
 
@@ -85,18 +104,29 @@ int wg_cmd_build(int argc, char **argv)
 	wg_ctx_init(&ctx);
 	ctx.strict = o.strict;
 	wg_resources_init(&list);
-	if (o.profile)
-		wg_report_at(&ctx, WG_SEV_ERROR, o.profile, 0, 0,
-			     "profiles are not supported yet");
-	if (!o.paths.len)
-		wg_pathlist_add(&o.paths, "-");
-	if (!wg_ctx_failed(&ctx) && wg_cli_read(&ctx, &o.paths, &inputs, &list) == 0)
+	if (wg_cli_load_profile(&ctx, o.profile, &o.popts, &profile) == 0) {
+		ctx.profile = &profile;
+		chain.steps = profile.steps;
+		chain.len = profile.nsteps;
+		wg_cli_input_paths(&profile, o.profile, &o.paths, &paths);
+	}
+	if (o.print_profile && ctx.profile) {
+		rc = wg_cli_print_profile(&ctx, &profile, o.output);
+		goto out;
+	}
+	if (!wg_ctx_failed(&ctx) && wg_cli_read(&ctx, &paths, &inputs, &list) == 0)
 		wg_pipeline_run(&ctx, &list, &chain);
+	if (o.explain)
+		wg_cli_explain(stderr, &ctx.log);
 	rc = wg_cli_report(&ctx, o.explain);
 	if (rc == WG_EXIT_OK)
 		rc = wg_cli_emit(&ctx, o.output, &list, o.format);
+out:
 	wg_resources_release(&list);
 	wg_inputs_release(&inputs);
+	if (ctx.profile)
+		wg_profile_release(&profile);
+	wg_pathlist_release(&paths);
 	wg_pathlist_release(&o.paths);
 	wg_ctx_release(&ctx);
 	return rc;

@@ -11,19 +11,37 @@ const struct wg_command wg_commands[] = {
 	{
 		"build", wg_cmd_build,
 		"build [PROFILE] [-f PATH]... [-o FILE] [--output-format "
-		"yaml|json] [--explain] [--strict]",
+		"yaml|json] [--explain] [--strict] [--print-profile]",
 		"Render manifests for a mixed Linux/Windows cluster.",
-		"Reads manifests from every -f PATH (a file, a folder of *.yaml,\n"
-		"*.yml and *.json files, or - for stdin) and from stdin when none\n"
-		"is given, runs the profile's chain of generators and transforms,\n"
-		"and writes the result as one stream.  On any error nothing is\n"
-		"written and the exit status is 1.\n\n"
+		"Reads manifests from the profile's resources: and every -f PATH\n"
+		"(a file, a folder of *.yaml, *.yml and *.json files, or - for\n"
+		"stdin), and from stdin when there are none; runs the profile's\n"
+		"chain of generators and transforms, and writes the result as one\n"
+		"stream.  On any error nothing is written and the exit status is 1.\n"
+		"Without PROFILE (or with -) the embedded default profile is used:\n"
+		"ltsc2022, amd64, taint os=windows:NoSchedule, Windows workloads\n"
+		"picked by their Windows base images.\n\n"
 		"options:\n"
 		"  -f, --filename PATH      input file, folder or - (repeatable)\n"
 		"  -o, --output FILE        write to FILE atomically (default: stdout)\n"
 		"      --output-format FMT  yaml (default) or json (one object a line)\n"
 		"      --explain            print every change and why on stderr\n"
 		"      --strict             treat warnings as errors\n"
+		"      --print-profile      print the profile in effect and exit\n"
+		"      --templates DIR      templates overriding the embedded ones\n"
+		"      --load-restrictor R  rootonly (default): the profile's files\n"
+		"                           must lie in its folder; none: anywhere\n"
+		"  -h, --help               show this help\n",
+	},
+	{
+		"builds", wg_cmd_builds, "builds [-o table|json]",
+		"Print the catalog of Windows Server builds wingen knows.",
+		"One row per release: build number (the node.kubernetes.io/\n"
+		"windows-build label), the names a profile may use, base-image\n"
+		"tags, the releases whose images a host of it runs with process\n"
+		"isolation, and whether Kubernetes supports it.\n\n"
+		"options:\n"
+		"  -o, --output-format FMT  table (default) or json\n"
 		"  -h, --help               show this help\n",
 	},
 	{

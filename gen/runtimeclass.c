@@ -1,0 +1,571 @@
+/*
+ * runtime-class: one node.k8s.io/v1 RuntimeClass per profile build.
+ *
+ * The template is parsed once into a node tree; for each build a copy has
+ * its placeholder scalars replaced by value nodes.  Values never pass
+ * through YAML text, so a handler or label cannot inject structure.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "wingen/alloc.h"
+#include "wingen/buf.h"
+#include "wingen/input.h"
+#include "wingen/labelsel.h"
+#include "wingen/profile.h"
+#include "wingen/reader.h"
+#include "wingen/runtimeclass.h"
+#include "wingen/template.h"
+#include "wingen/writer.h"
+
+#define TEMPLATE "runtimeclass.yaml"
+
+/* What the placeholders of one build stand for. */
+struct vars {
+	const char *file;	/* the template, for messages */
+	const char *runtime_class, *handler, *arch, *release, *build;
+	const char *profile;
+	const struct wg_node *toleration;
+	const struct wg_node *overhead;	/* NULL: drop its key */
+};
+
+/* ---- the template ------------------------------------------------------- */
+
+/*
+ * Reads and parses the template into arena (its text is copied there, so
+ * the tree outlives the input).  Returns the root mapping or NULL.
+ */
+static struct wg_node *load_template(struct wg_ctx *ctx,
+				     const struct wg_profile *p,
+				     struct wg_arena *arena, const char **file)
+{
+	struct wg_input in, src = { 0 };
+	struct wg_reader r;
+	struct wg_node *root = NULL, *extra = NULL;
+	unsigned index;
+	int rc = wg_profile_read_template(ctx, p, TEMPLATE, &in);
+
+	if (rc < 0)
+		return NULL;
+	if (rc == 1) {
+		src.name = wg_arena_strdup(arena, in.name);
+		src.data = wg_arena_strndup(arena, in.data, in.len);
+		src.len = in.len;
+		wg_input_release(&in);
+	} else {
+		const struct wg_template *t = wg_template_find(TEMPLATE);
+
+		if (!t) {
+			wg_report_at(ctx, WG_SEV_ERROR, TEMPLATE, 0, 0,
+				     "the template is not embedded");
+			return NULL;
+		}
+		src.name = "<embedded>/" TEMPLATE;
+		src.data = wg_arena_strndup(arena, t->data, t->len);
+		src.len = t->len;
+	}
+	*file = src.name;
+	wg_reader_init(&r, ctx, &src);
+	rc = wg_reader_next(&r, arena, &root, &index);
+	if (rc == 1 && wg_reader_next(&r, arena, &extra, &index) == 1) {
+		wg_report_at(ctx, WG_SEV_ERROR, src.name, extra->line + 1,
+			     extra->col + 1, "a template is one YAML "
+			     "document; this is a second one");
+		rc = -1;
+	}
+	if (rc == 0 || (rc == 1 && !wg_is_map(root))) {
+		wg_report_at(ctx, WG_SEV_ERROR, src.name, root ? root->line + 1
+			     : 0, root ? root->col + 1 : 0,
+			     "the template must be a mapping (a RuntimeClass)");
+		rc = -1;
+	}
+	if (r.failed)
+		rc = -1;
+	wg_reader_release(&r);
+	return rc == 1 ? root : NULL;
+}
+
+/* ---- placeholders ------------------------------------------------------- */
+
+static bool is_placeholder(const struct wg_node *n)
+{
+	if (!wg_is_scalar(n) || n->len < 2 || n->u.str[0] != '$')
+		return false;
+	for (uint32_t i = 1; i < n->len; i++) {
+		char c = n->u.str[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+			return false;
+	}
+	return true;
+}
+
+static const char *string_var(const struct vars *v, const struct wg_node *n)
+{
+	static const struct {
+		const char *name;
+		size_t offset;
+	} table[] = {
+		{ "$runtimeClass", offsetof(struct vars, runtime_class) },
+		{ "$handler", offsetof(struct vars, handler) },
+		{ "$arch", offsetof(struct vars, arch) },
+		{ "$release", offsetof(struct vars, release) },
+		{ "$build", offsetof(struct vars, build) },
+		{ "$profile", offsetof(struct vars, profile) },
+	};
+
+	for (size_t i = 0; i < sizeof(table) / sizeof(*table); i++)
+		if (wg_scalar_is(n, table[i].name))
+			return *(const char *const *)((const char *)v
+						      + table[i].offset);
+	return NULL;
+}
+
+/* Marks a copied subtree as wingen's own: no source position. */
+static void mark_new(struct wg_node *n)
+{
+	n->flags |= WG_NODE_NEW;
+	n->line = n->col = 0;
+	if (n->kind == WG_NODE_SCALAR)
+		return;
+	for (size_t i = 0; i < (n->kind == WG_NODE_MAP ? 2u * n->len : n->len);
+	     i++)
+		mark_new(n->u.items[i]);
+}
+
+/*
+ * Replaces the placeholder in *slot and below.  *drop is set when the node
+ * should go ($overhead with no overhead, or a mapping emptied by that).
+ * Returns 0, or -1 for an unknown placeholder (reported).
+ */
+static int subst(struct wg_ctx *ctx, struct wg_arena *arena,
+		 struct wg_node **slot, const struct vars *v, bool *drop)
+{
+	struct wg_node *n = *slot;
+	const char *s;
+	int rc = 0;
+
+	*drop = false;
+	if (n->kind == WG_NODE_SCALAR) {
+		if (!is_placeholder(n))
+			return 0;
+		if ((s = string_var(v, n))) {
+			/* A quoted placeholder keeps its quotes: '$build'
+			 * stays '10.0.20348', as the label value reads. */
+			*slot = n->style == WG_STYLE_PLAIN
+				? wg_node_new_str(arena, s)
+				: wg_node_new_scalar(arena, s, strlen(s),
+						     n->style);
+		} else if (wg_scalar_is(n, "$toleration")) {
+			*slot = wg_node_clone(arena, v->toleration);
+		} else if (wg_scalar_is(n, "$overhead")) {
+			if (v->overhead)
+				*slot = wg_node_clone(arena, v->overhead);
+			else
+				*drop = true;
+		} else {
+			return wg_report_at(ctx, WG_SEV_ERROR, v->file,
+					    n->line + 1, n->col + 1,
+					    "unknown placeholder '%.*s'",
+					    (int)n->len, n->u.str);
+		}
+		return 0;
+	}
+	if (n->kind == WG_NODE_SEQ) {
+		for (size_t i = 0; i < n->len; i++) {
+			bool d;
+
+			if (subst(ctx, arena, &n->u.items[i], v, &d))
+				rc = -1;
+			if (d)
+				wg_seq_delete_at(n, i--);
+		}
+		return rc;
+	}
+	if (n->len == 0)
+		return 0;
+	for (size_t i = 0; i < n->len; i++) {
+		bool d;
+
+		if (subst(ctx, arena, &n->u.items[2 * i + 1], v, &d))
+			rc = -1;
+		if (d)
+			wg_map_delete_at(n, i--);
+	}
+	*drop = n->len == 0;
+	return rc;
+}
+
+/* ---- validation --------------------------------------------------------- */
+
+static size_t invalid(struct wg_ctx *ctx, const struct wg_resource *res,
+		      const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Reports one violation; returns 1 so callers can count. */
+static size_t invalid(struct wg_ctx *ctx, const struct wg_resource *res,
+		      const char *field, const char *fmt, ...)
+{
+	struct wg_buf msg = WG_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	wg_buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	wg_error(ctx, res, NULL, field, "%s", msg.buf);
+	wg_buf_release(&msg);
+	return 1;
+}
+
+static char *text(struct wg_arena *a, const struct wg_node *n)
+{
+	return wg_is_scalar(n) ? wg_scalar_dup(a, n) : NULL;
+}
+
+static size_t check_labels(struct wg_ctx *ctx, const struct wg_resource *res,
+			   struct wg_arena *a, const struct wg_node *m,
+			   const char *field, bool values)
+{
+	size_t bad = 0;
+
+	if (!m)
+		return 0;
+	if (!wg_is_map(m))
+		return invalid(ctx, res, field, "%s", "expected a mapping");
+	for (size_t i = 0; i < m->len; i++) {
+		char *k = text(a, wg_map_key(m, i));
+		char *val = text(a, wg_map_value(m, i));
+
+		if (!k || !wg_is_label_key(k))
+			bad += invalid(ctx, res, field, "'%s' is not a valid "
+				       "label key", k ? k : "");
+		else if (!val)
+			bad += invalid(ctx, res, field, "the value of '%s' is "
+				       "not a string", k);
+		else if (values && !wg_is_label_value(val))
+			bad += invalid(ctx, res, field, "'%s' is not a valid "
+				       "label value", val);
+	}
+	return bad;
+}
+
+static const char *field_text(struct wg_arena *a, const struct wg_node *m,
+			      const char *key)
+{
+	const struct wg_node *v = wg_map_get(m, key);
+
+	return v ? text(a, v) : "";
+}
+
+static bool same_toleration(struct wg_arena *a, const struct wg_node *x,
+			    const struct wg_node *y)
+{
+	static const char *const keys[] = { "key", "operator", "value",
+					    "effect" };
+
+	for (size_t k = 0; k < 4; k++) {
+		const char *p = field_text(a, x, keys[k]);
+		const char *q = field_text(a, y, keys[k]);
+
+		if (!p || !q || strcmp(p, q) != 0)
+			return false;
+	}
+	return true;
+}
+
+static size_t check_tolerations(struct wg_ctx *ctx,
+				const struct wg_resource *res,
+				struct wg_arena *a, const struct wg_node *seq)
+{
+	const char *field = "scheduling.tolerations";
+	size_t bad = 0;
+
+	if (!seq)
+		return 0;
+	if (!wg_is_seq(seq))
+		return invalid(ctx, res, field, "%s", "expected a list");
+	for (size_t i = 0; i < seq->len; i++) {
+		const struct wg_node *t = wg_seq_item(seq, i);
+		const char *key, *op, *value, *effect;
+
+		if (!wg_is_map(t)) {
+			bad += invalid(ctx, res, field, "%s", "a toleration "
+				       "must be a mapping");
+			continue;
+		}
+		key = field_text(a, t, "key");
+		op = field_text(a, t, "operator");
+		value = field_text(a, t, "value");
+		effect = field_text(a, t, "effect");
+		if (!key || !op || !value || !effect) {
+			bad += invalid(ctx, res, field, "%s", "toleration "
+				       "fields must be strings");
+			continue;
+		}
+		if (*key && !wg_is_label_key(key))
+			bad += invalid(ctx, res, field, "'%s' is not a valid "
+				       "toleration key", key);
+		if (!*key && strcmp(op, "Exists") != 0)
+			bad += invalid(ctx, res, field, "%s", "an empty key "
+				       "needs operator Exists");
+		if (*op && strcmp(op, "Equal") && strcmp(op, "Exists"))
+			bad += invalid(ctx, res, field, "'%s' is not an "
+				       "operator (Equal or Exists)", op);
+		if (strcmp(op, "Exists") == 0 && *value)
+			bad += invalid(ctx, res, field, "%s", "operator Exists "
+				       "takes no value");
+		else if (!wg_is_label_value(value))
+			bad += invalid(ctx, res, field, "'%s' is not a valid "
+				       "toleration value", value);
+		if (*effect && strcmp(effect, "NoSchedule")
+		    && strcmp(effect, "PreferNoSchedule")
+		    && strcmp(effect, "NoExecute"))
+			bad += invalid(ctx, res, field, "'%s' is not a taint "
+				       "effect", effect);
+		/* The API server rejects the same (key, operator, value,
+		 * effect) twice in one RuntimeClass. */
+		for (size_t j = 0; j < i; j++) {
+			if (same_toleration(a, wg_seq_item(seq, j), t)) {
+				bad += invalid(ctx, res, field, "toleration "
+					       "'%s' is listed twice", key);
+				break;
+			}
+		}
+	}
+	return bad;
+}
+
+size_t wg_runtime_class_validate(struct wg_ctx *ctx,
+				 const struct wg_resource *res)
+{
+	struct wg_arena a = WG_ARENA_INIT;
+	const struct wg_node *root = res->root;
+	const struct wg_node *sched = wg_map_get(root, "scheduling");
+	const struct wg_node *pf = wg_path_get(root, "overhead.podFixed");
+	const char *s;
+	size_t bad = 0;
+
+	if (!wg_scalar_is(wg_map_get(root, "apiVersion"), "node.k8s.io/v1")
+	    || !wg_scalar_is(wg_map_get(root, "kind"), "RuntimeClass"))
+		bad += invalid(ctx, res, NULL, "%s", "not a node.k8s.io/v1 "
+			       "RuntimeClass");
+	s = text(&a, wg_path_get(root, "metadata.name"));
+	if (!s || !wg_is_dns_subdomain(s))
+		bad += invalid(ctx, res, "metadata.name", "'%s' is not a DNS "
+			       "subdomain", s ? s : "");
+	s = text(&a, wg_map_get(root, "handler"));
+	if (!s || !wg_is_dns_label(s))
+		bad += invalid(ctx, res, "handler", "'%s' is not a DNS label",
+			       s ? s : "");
+	bad += check_labels(ctx, res, &a, wg_path_get(root, "metadata.labels"),
+			    "metadata.labels", true);
+	bad += check_labels(ctx, res, &a,
+			    wg_path_get(root, "metadata.annotations"),
+			    "metadata.annotations", false);
+	if (sched && !wg_is_map(sched)) {
+		bad += invalid(ctx, res, "scheduling", "%s",
+			       "expected a mapping");
+	} else if (sched) {
+		bad += check_labels(ctx, res, &a,
+				    wg_map_get(sched, "nodeSelector"),
+				    "scheduling.nodeSelector", true);
+		bad += check_tolerations(ctx, res, &a,
+					 wg_map_get(sched, "tolerations"));
+	}
+	if (pf && (!wg_is_map(pf) || pf->len == 0))
+		bad += invalid(ctx, res, "overhead.podFixed", "%s",
+			       "expected a mapping of resource quantities");
+	wg_arena_release(&a);
+	return bad;
+}
+
+/* ---- generation --------------------------------------------------------- */
+
+/* Annotations KRM orchestrators add; they say nothing about the object. */
+static bool is_orchestrator_annotation(const struct wg_node *key)
+{
+	static const char *const prefixes[] = {
+		"config.kubernetes.io/", "internal.config.kubernetes.io/",
+		"config.k8s.io/", "kustomize.config.k8s.io/",
+	};
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(*prefixes); i++) {
+		size_t n = strlen(prefixes[i]);
+
+		if (key->len >= n && memcmp(key->u.str, prefixes[i], n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The input object as compared with the generated one. */
+static const struct wg_node *comparable(struct wg_arena *a,
+					const struct wg_node *root)
+{
+	const struct wg_node *ann = wg_path_get(root, "metadata.annotations");
+	struct wg_node *copy, *cann;
+
+	if (!wg_is_map(ann))
+		return root;
+	copy = wg_node_clone(a, root);
+	cann = wg_path_get(copy, "metadata.annotations");
+	for (size_t i = 0; i < cann->len; i++)
+		if (is_orchestrator_annotation(wg_map_key(cann, i)))
+			wg_map_delete_at(cann, i--);
+	if (cann->len == 0)
+		wg_map_delete(wg_map_get(copy, "metadata"), "annotations");
+	return copy;
+}
+
+/* The first path where a and b differ, into path; false when equal. */
+static bool first_difference(const struct wg_node *a, const struct wg_node *b,
+			     struct wg_buf *path)
+{
+	size_t mark = path->len;
+
+	if (wg_node_equal(a, b))
+		return false;
+	if (wg_is_map(a) && wg_is_map(b)) {
+		for (size_t i = 0; i < a->len; i++) {
+			const struct wg_node *k = wg_map_key(a, i);
+			long j = wg_map_findn(b, k->u.str, k->len);
+
+			wg_path_append_key(path, k->u.str, k->len);
+			if (j < 0 || first_difference(wg_map_value(a, i),
+						      wg_map_value(b, (size_t)j),
+						      path))
+				return true;
+			path->len = mark;
+			path->buf[mark] = '\0';
+		}
+		for (size_t i = 0; i < b->len; i++) {
+			const struct wg_node *k = wg_map_key(b, i);
+
+			if (wg_map_findn(a, k->u.str, k->len) < 0) {
+				wg_path_append_key(path, k->u.str, k->len);
+				return true;
+			}
+		}
+	}
+	return true;
+}
+
+static struct wg_resource *find_existing(struct wg_resources *list,
+					 const char *name)
+{
+	for (size_t i = 0; i < list->len; i++) {
+		struct wg_resource *res = list->items[i];
+
+		if (!(res->flags & (WG_RES_GENERATED | WG_RES_DELETED))
+		    && wg_resource_kind_is(res, "RuntimeClass")
+		    && wg_scalar_is(wg_resource_name_node(res), name))
+			return res;
+	}
+	return NULL;
+}
+
+static void report_conflict(struct wg_ctx *ctx, struct wg_resources *list,
+			    const struct wg_resource *existing,
+			    const struct wg_node *want, size_t build)
+{
+	struct wg_arena a = WG_ARENA_INIT;
+	struct wg_buf path = WG_BUF_INIT;
+	const struct wg_node *have = comparable(&a, existing->root);
+	const struct wg_node *hv, *wv;
+	struct wg_buf hs = WG_BUF_INIT, ws = WG_BUF_INIT;
+
+	(void)list;
+	first_difference(want, have, &path);
+	if (!path.len)
+		first_difference(have, want, &path);
+	hv = wg_path_get(have, path.buf);
+	wv = wg_path_get(want, path.buf);
+	if (hv)
+		wg_node_to_flow(&hs, hv);
+	if (wv)
+		wg_node_to_flow(&ws, wv);
+	wg_error(ctx, existing, wg_path_get(existing->root, path.buf),
+		 path.len ? path.buf : NULL,
+		 "differs from the RuntimeClass windows.builds[%zu] of the "
+		 "profile makes: %s here, %s there; remove it or make it "
+		 "match", build, hv ? hs.buf : "absent",
+		 wv ? ws.buf : "absent");
+	wg_buf_release(&hs);
+	wg_buf_release(&ws);
+	wg_buf_release(&path);
+	wg_arena_release(&a);
+}
+
+static int run(struct wg_ctx *ctx, struct wg_resources *list,
+	       const void *config)
+{
+	const struct wg_profile *p = ctx->profile;
+	struct wg_arena *arena = &list->arena;
+	struct wg_node *tmpl;
+	const char *file = TEMPLATE;
+	size_t inserted = 0;
+	int rc = 0;
+
+	(void)config;
+	if (!p || !p->nbuilds)
+		return 0;
+	tmpl = load_template(ctx, p, arena, &file);
+	if (!tmpl)
+		return -1;
+	for (size_t i = 0; i < p->nbuilds; i++) {
+		const struct wg_build *b = &p->builds[i];
+		struct vars v = {
+			.file = file,
+			.runtime_class = b->runtime_class,
+			.handler = b->handler,
+			.arch = b->arch,
+			.release = b->release->name,
+			.build = b->release->build,
+			.profile = p->name,
+			.toleration = wg_taint_toleration(arena, &p->taint),
+			.overhead = b->overhead,
+		};
+		struct wg_node *root = wg_node_clone(arena, tmpl);
+		struct wg_resource *res, *existing;
+		struct wg_arena scratch = WG_ARENA_INIT;
+		bool drop;
+
+		mark_new(root);
+		if (subst(ctx, arena, &root, &v, &drop)) {
+			rc = -1;	/* the same for every build */
+			break;
+		}
+		res = wg_resource_new(list, root, NULL, 0);
+		res->flags |= WG_RES_GENERATED;
+		if (wg_runtime_class_validate(ctx, res))
+			continue;
+		if (!wg_scalar_is(wg_path_get(root, "metadata.name"),
+				  b->runtime_class))
+			wg_error(ctx, res, NULL, "metadata.name", "the "
+				 "template must name the RuntimeClass "
+				 "$runtimeClass");
+		existing = find_existing(list, b->runtime_class);
+		if (existing) {
+			if (!wg_node_equal(comparable(&scratch, existing->root),
+					   root))
+				report_conflict(ctx, list, existing, root, i);
+			wg_arena_release(&scratch);
+			continue;
+		}
+		wg_resources_insert(list, inserted++, res);
+		wg_record_change(ctx, WG_CHANGE_CREATE, res, NULL, NULL, NULL,
+				 NULL, wg_arena_printf(arena, "windows.builds"
+						       "[%zu]: %s %s, handler "
+						       "%s", i, v.release,
+						       v.arch, v.handler));
+	}
+	return rc;
+}
+
+const struct wg_plugin wg_gen_runtime_class = {
+	.name = "runtime-class",
+	.summary = "one node.k8s.io/v1 RuntimeClass per profile build, first "
+		   "in the output",
+	.kind = WG_PLUGIN_GENERATOR,
+	.run_list = run,
+};

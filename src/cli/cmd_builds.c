@@ -1,0 +1,152 @@
+/*
+ * wingen builds: the compiled-in catalog of Windows Server builds, as a
+ * table or as JSON.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "wingen/buf.h"
+#include "wingen/catalog.h"
+#include "wingen/scalar.h"
+
+static void runs(struct wg_buf *out, const struct wg_release *host,
+		 const char *sep, bool quote)
+{
+	bool first = true;
+
+	for (const struct wg_release *r = wg_releases; r->name; r++) {
+		if (!wg_release_can_run(host, r))
+			continue;
+		wg_buf_addstr(out, first ? "" : sep);
+		if (quote)
+			wg_json_quote(out, r->name, strlen(r->name));
+		else
+			wg_buf_addstr(out, r->name);
+		first = false;
+	}
+}
+
+static const char *status(const struct wg_release *r)
+{
+	if (r->supported)
+		return "supported";
+	return r->end_of_life ? "end of life" : "legacy";
+}
+
+static void table(struct wg_buf *out)
+{
+	wg_buf_addf(out, "%-9s %-11s %-10s %-11s %-11s %-9s %-18s %s\n",
+		    "RELEASE", "BUILD", "ALIASES", "SERVERCORE", "NANOSERVER",
+		    "SERVER", "RUNS IMAGES OF", "STATUS");
+	for (const struct wg_release *r = wg_releases; r->name; r++) {
+		struct wg_buf aliases = WG_BUF_INIT, images = WG_BUF_INIT;
+
+		for (size_t i = 0; i < 3 && r->aliases[i]; i++)
+			wg_buf_addf(&aliases, "%s%s", i ? "," : "",
+				    r->aliases[i]);
+		runs(&images, r, ",", false);
+		wg_buf_addf(out, "%-9s %-11s %-10s %-11s %-11s %-9s %-18s %s\n",
+			    r->name, r->build, aliases.len ? aliases.buf : "-",
+			    r->servercore ? r->servercore : "-",
+			    r->nanoserver ? r->nanoserver : "-",
+			    r->server ? r->server : "-", images.buf,
+			    status(r));
+		wg_buf_release(&aliases);
+		wg_buf_release(&images);
+	}
+}
+
+static void json_str(struct wg_buf *out, const char *key, const char *v)
+{
+	wg_buf_addf(out, "\"%s\": ", key);
+	if (v)
+		wg_json_quote(out, v, strlen(v));
+	else
+		wg_buf_addstr(out, "null");
+}
+
+static void json(struct wg_buf *out)
+{
+	wg_buf_addstr(out, "[\n");
+	for (const struct wg_release *r = wg_releases; r->name; r++) {
+		wg_buf_addstr(out, "  {");
+		json_str(out, "name", r->name);
+		wg_buf_addstr(out, ", \"aliases\": [");
+		for (size_t i = 0; i < 3 && r->aliases[i]; i++) {
+			wg_buf_addstr(out, i ? ", " : "");
+			wg_json_quote(out, r->aliases[i], strlen(r->aliases[i]));
+		}
+		wg_buf_addstr(out, "], ");
+		json_str(out, "build", r->build);
+		wg_buf_addf(out, ", \"number\": %u, \"ltsc\": %s, "
+			    "\"supported\": %s, \"endOfLife\": %s, "
+			    "\"images\": {", r->number,
+			    r->ltsc ? "true" : "false",
+			    r->supported ? "true" : "false",
+			    r->end_of_life ? "true" : "false");
+		json_str(out, "servercore", r->servercore);
+		wg_buf_addstr(out, ", ");
+		json_str(out, "nanoserver", r->nanoserver);
+		wg_buf_addstr(out, ", ");
+		json_str(out, "server", r->server);
+		wg_buf_addstr(out, "}, \"runs\": [");
+		runs(out, r, ", ", true);
+		wg_buf_addstr(out, "], ");
+		json_str(out, "note", r->note);
+		wg_buf_addstr(out, r[1].name ? "},\n" : "}\n");
+	}
+	wg_buf_addstr(out, "]\n");
+}
+
+int wg_cmd_builds(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "output-format", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct wg_buf out = WG_BUF_INIT;
+	struct wg_ctx ctx;
+	bool as_json = false;
+	int c, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			if (strcmp(optarg, "json") == 0)
+				as_json = true;
+			else if (strcmp(optarg, "table") == 0)
+				as_json = false;
+			else
+				return wg_usage_error("builds", "-o must be "
+						      "'table' or 'json', not "
+						      "'%s'", optarg);
+			break;
+		case 'h':
+			return wg_print_help("builds");
+		case ':':
+			return wg_usage_error("builds", "option '%s' needs a "
+					      "value", argv[optind - 1]);
+		default:
+			return wg_usage_error("builds", "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return wg_usage_error("builds", "unexpected argument '%s'",
+				      argv[optind]);
+	if (as_json)
+		json(&out);
+	else
+		table(&out);
+	wg_ctx_init(&ctx);
+	rc = wg_cli_write(&ctx, NULL, &out);
+	wg_ctx_release(&ctx);
+	wg_buf_release(&out);
+	return rc;
+}
