@@ -154,6 +154,14 @@ int wg_profile_load(struct wg_ctx *ctx, const char *path,
 	return rc;
 }
 
+int wg_profile_load_data(struct wg_ctx *ctx, const char *name,
+			 const char *data, size_t len,
+			 const struct wg_profile_opts *opts,
+			 struct wg_profile *out)
+{
+	return load(ctx, name, data, len, opts, out);
+}
+
 int wg_profile_load_default(struct wg_ctx *ctx,
 			    const struct wg_profile_opts *opts,
 			    struct wg_profile *out)

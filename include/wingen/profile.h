@@ -130,6 +130,18 @@ int wg_profile_load_default(struct wg_ctx *ctx,
 			    const struct wg_profile_opts *opts,
 			    struct wg_profile *out);
 
+/*
+ * Loads and checks a profile held in memory (len bytes of data), as
+ * wg_profile_load() does a file: name is used in messages, and its folder
+ * ("." for a name without one, or starting with '<') is the base of
+ * relative paths.  For a profile that arrives inside another document, such
+ * as a KRM functionConfig.  data may be freed once this returns.
+ */
+int wg_profile_load_data(struct wg_ctx *ctx, const char *name,
+			 const char *data, size_t len,
+			 const struct wg_profile_opts *opts,
+			 struct wg_profile *out);
+
 /* The build with this release name / alias / number, or NULL.  A
  * RuntimeClass name of a build is accepted too (for two builds of one
  * release, e.g. amd64 and arm64); the first build that fits wins. */
