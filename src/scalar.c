@@ -377,6 +377,10 @@ static void float_to_json(struct wg_buf *out, const char *tmp)
 	}
 	if (*exp)
 		wg_buf_addstr(out, exp);
+	else if (tmp[0] == '-' && (p == frac || (*p == '0' && p + 1 == frac))
+		 && exp - frac <= 1)
+		/* "-0." as "-0" would read back as the integer 0 */
+		wg_buf_addstr(out, ".0");
 }
 
 int wg_scalar_to_json(struct wg_buf *out, const char *s, size_t len)
