@@ -250,6 +250,23 @@ START_TEST(document_and_scalar_caps)
 }
 END_TEST
 
+/* fuzz_roundtrip: "-0." became JSON -0, which reads back as the int 0. */
+START_TEST(json_negative_zero_float)
+{
+	static const char *const in[] = { "-0.", "-00.", "-0", "-0.0", "1." };
+	static const char *const want[] = { "-0.0", "-0.0", "0", "-0.0", "1" };
+	struct wg_buf out = WG_BUF_INIT;
+
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		wg_buf_reset(&out);
+		ck_assert_int_eq(wg_scalar_to_json(&out, in[i], strlen(in[i])),
+				 0);
+		ck_assert_str_eq(out.buf, want[i]);
+	}
+	wg_buf_release(&out);
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -257,6 +274,7 @@ static Suite *hostile_suite(void)
 
 	tcase_add_test(tc, json_escapes_yaml_line_breaks);
 	tcase_add_test(tc, json_quote_truncated_utf8);
+	tcase_add_test(tc, json_negative_zero_float);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("limits");
 	tcase_add_test(tc, depth_10000_flow_and_block);
