@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Makes the seed corpus of one fuzz target in OUTDIR (a build or a
+# gitignored folder; seeds are never committed):
+#   seeds.sh TARGET OUTDIR CORPUS_DIR
+# roundtrip, build: every document of the real-world corpus and every
+# golden input up to 16 KiB (whole small files too, to keep multi-document
+# streams); profile: every profile in the repository's golden cases and
+# examples, plus the built-in default.
+set -eu
+target=$1 out=$2 corpus=$3
+src=$(cd "$(dirname "$0")/../.." && pwd)
+max=16384
+mkdir -p "$out"
+
+add() {	# add FILE: copy it under its content hash, when small enough
+	local f=$1 size
+	size=$(wc -c <"$f")
+	[ "$size" -gt 0 ] && [ "$size" -le "$max" ] || return 0
+	cp "$f" "$out/$(sha1sum "$f" | cut -c1-16)"
+}
+
+split_docs() {	# split_docs FILE: one seed per document
+	local f=$1 tmp
+	tmp=$(mktemp -d)
+	awk -v dir="$tmp" '/^---/ { n++ } { print > (dir "/" n+0) }' "$f"
+	for d in "$tmp"/*; do [ -f "$d" ] && add "$d"; done
+	rm -rf "$tmp"
+}
+
+case $target in
+roundtrip|build)
+	if [ -d "$corpus" ]; then
+		for f in "$corpus"/*.yaml "$corpus"/*.yml; do
+			[ -f "$f" ] || continue
+			add "$f"
+			split_docs "$f"
+		done
+	fi
+	for f in "$src"/tests/golden/*/input.yaml \
+		 "$src"/tests/golden/*/stdin.yaml \
+		 "$src"/examples/*/*.yaml; do
+		[ -f "$f" ] || continue
+		case $f in */profile.yaml) continue ;; esac
+		add "$f"
+	done
+	;;
+profile)
+	for f in "$src"/tests/golden/*/profile.yaml \
+		 "$src"/examples/*/profile.yaml \
+		 "$src"/src/*.yaml "$src"/templates/*profile*.yaml; do
+		[ -f "$f" ] && add "$f"
+	done
+	;;
+*)
+	echo "seeds.sh: unknown target '$target'" >&2
+	exit 2
+	;;
+esac
+echo "seeds.sh: $(find "$out" -type f | wc -l) seeds for $target in $out"
