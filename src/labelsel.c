@@ -137,7 +137,7 @@ static size_t token(struct parser *p)
 {
 	size_t start = p->pos;
 
-	while (p->text[p->pos] && !strchr(" \t,=!()", p->text[p->pos]))
+	while (p->text[p->pos] && !strchr(" \t,=!()<>", p->text[p->pos]))
 		p->pos++;
 	return p->pos - start;
 }
