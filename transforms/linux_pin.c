@@ -1,0 +1,170 @@
+/*
+ * linux-pin: keeps everything that is not a Windows workload off Windows
+ * nodes.
+ *
+ * A pod without an OS selector can land on any OS (windows.md 8).  With
+ * linux.pin: true every workload that is not a Windows workload gets
+ * nodeSelector kubernetes.io/os: linux, unless it already names an OS
+ * (nodeSelector kubernetes.io/os or beta.kubernetes.io/os, or required
+ * node affinity on either key), or its pod template targets Windows and
+ * was opted out by annotation.
+ *
+ * A DaemonSet that tolerates every taint (operator Exists with no key)
+ * walks past the Windows taint, so it is pinned even with linux.pin:
+ * false, and the change says why.
+ *
+ * windowsOptions on a pod pinned to Linux, or already on Linux by its
+ * nodeSelector, affinity or os.name, is an error: the API server rejects
+ * it for os.name linux, and it means nothing on a Linux node.
+ */
+#include <string.h>
+
+#include "tx.h"
+#include "wingen/sched.h"
+
+static const char *const os_keys[] = {
+	"kubernetes.io/os", "beta.kubernetes.io/os",
+};
+
+/* Whether the pod spec already says which OS it runs on. */
+static bool names_os(const struct wg_node *spec)
+{
+	const struct wg_node *ns = wg_map_get(spec, "nodeSelector");
+
+	for (size_t i = 0; i < 2; i++)
+		if (wg_map_get(ns, os_keys[i])
+		    || wg_affinity_mentions(spec, os_keys[i], NULL))
+			return true;
+	return false;
+}
+
+static bool says_linux(const struct wg_node *spec)
+{
+	const struct wg_node *ns = wg_map_get(spec, "nodeSelector");
+
+	for (size_t i = 0; i < 2; i++)
+		if (wg_scalar_is(wg_map_get(ns, os_keys[i]), "linux")
+		    || wg_affinity_requires(spec, os_keys[i], "linux"))
+			return true;
+	return wg_scalar_is(wg_path_get(spec, "os.name"), "linux");
+}
+
+/* A toleration with no key and operator Exists that tolerates the
+ * profile's taint (any taint when the profile has none). */
+static bool blanket(struct wg_arena *arena, const struct wg_profile *p,
+		    const struct wg_node *spec)
+{
+	const struct wg_node *seq = wg_map_get(spec, "tolerations");
+	struct wg_node *t = wg_node_new_map(arena);
+
+	wg_map_insert(arena, t, 0, "key",
+		      wg_node_new_str(arena, p->taint.key ? p->taint.key
+							  : "any"));
+	wg_map_insert(arena, t, 1, "operator",
+		      wg_node_new_str(arena, "Exists"));
+	if (p->taint.effect)
+		wg_map_insert(arena, t, 2, "effect",
+			      wg_node_new_str(arena, p->taint.effect));
+	for (size_t i = 0; wg_is_seq(seq) && i < seq->len; i++) {
+		const struct wg_node *tol = wg_seq_item(seq, i);
+		const struct wg_node *key = wg_map_get(tol, "key");
+
+		if ((wg_node_is_null(key) || wg_scalar_is(key, ""))
+		    && wg_toleration_superset(tol, t))
+			return true;
+	}
+	return false;
+}
+
+static void check_windows_options(struct wg_ctx *ctx,
+				  struct wg_resource *res,
+				  const struct wg_selection *sel,
+				  struct wg_buf *path)
+{
+	const struct wg_node *wo = wg_path_get(sel->pod.spec,
+					       "securityContext.windowsOptions");
+	struct wg_container_iter it;
+	struct wg_container c;
+
+	if (wo)
+		wg_error(ctx, res, wo,
+			 wg_podspec_path(path, &sel->pod, "securityContext",
+					 "windowsOptions", (const char *)NULL),
+			 "cannot be set on a Linux pod");
+	wg_container_iter_init(&it, sel->pod.spec);
+	while (wg_container_next(&it, &c)) {
+		wo = wg_path_get(c.node, "securityContext.windowsOptions");
+		if (wo)
+			wg_error(ctx, res, wo,
+				 wg_container_path(path, &sel->pod, &c,
+						   "securityContext",
+						   "windowsOptions",
+						   (const char *)NULL),
+				 "cannot be set on a Linux pod");
+	}
+}
+
+static const char *pin_reason(struct wg_arena *a, const struct wg_profile *p,
+			      const struct wg_selection *sel, bool ds_blanket)
+{
+	const char *who = sel->opted_out
+		? "opted out of Windows by annotation " WG_ANNOTATION_WINDOWS
+		: "not a Windows workload";
+
+	if (ds_blanket)
+		return wg_arena_printf(a, "%s%s; the DaemonSet tolerates every "
+				       "taint (operator Exists, no key), so "
+				       "the Windows taint cannot keep it off "
+				       "Windows nodes", p->linux_pin
+				       ? "linux.pin: " : "", who);
+	return wg_arena_printf(a, "linux.pin: %s; without an OS selector "
+			       "it could land on a Windows node", who);
+}
+
+static int run(struct wg_ctx *ctx, struct wg_resources *list,
+	       struct wg_resource *res, const void *config)
+{
+	struct wg_selection *sel = wg_select(ctx, list, res);
+	const struct wg_profile *p = ctx->profile;
+	struct wg_buf path = WG_BUF_INIT;
+	struct wg_node *ns, *v;
+	bool ds_blanket, on_linux;
+
+	(void)config;
+	if (!p || !sel->workload || sel->windows || sel->failed)
+		return 0;
+	ds_blanket = wg_resource_kind_is(res, "DaemonSet")
+		     && blanket(&list->arena, p, sel->pod.spec);
+	on_linux = says_linux(sel->pod.spec);
+	if ((p->linux_pin || ds_blanket) && !names_os(sel->pod.spec)
+	    && !sel->pod_windows) {
+		ns = tx_ensure_map(ctx, list, res, &sel->pod, "nodeSelector");
+		if (!ns)
+			goto out;
+		v = wg_node_new_str(&list->arena, "linux");
+		wg_map_insert(&list->arena, ns, ns->len, "kubernetes.io/os", v);
+		wg_record_change(ctx, WG_CHANGE_ADD, res,
+				 tx_pos(ns, sel->pod.spec),
+				 wg_podspec_path(&path, &sel->pod,
+						 "nodeSelector",
+						 "kubernetes.io/os",
+						 (const char *)NULL),
+				 NULL, v,
+				 pin_reason(&list->arena, p, sel, ds_blanket));
+		on_linux = true;
+	}
+	if (on_linux)
+		check_windows_options(ctx, res, sel, &path);
+out:
+	wg_buf_release(&path);
+	return 0;
+}
+
+const struct wg_plugin wg_tx_linux_pin = {
+	.name = "linux-pin",
+	.summary = "pin every other workload to Linux "
+		   "(kubernetes.io/os: linux)",
+	.kind = WG_PLUGIN_TRANSFORM,
+	.run_one = run,
+	.prepare = tx_prepare,
+};

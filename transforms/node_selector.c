@@ -1,0 +1,162 @@
+/*
+ * node-selector: schedules a Windows workload on its build's nodes.
+ *
+ * Adds kubernetes.io/os: windows, kubernetes.io/arch and
+ * node.kubernetes.io/windows-build of the chosen build to the pod spec's
+ * nodeSelector, after the keys already there.  A nodeSelector or required
+ * node affinity that says otherwise is an error, never overwritten.
+ * HostProcess pods get no windows-build key: HostProcess containers need
+ * not match the host's build (windows.md 2.1), and they are typically
+ * node agents that must run on every Windows node.
+ */
+#include <string.h>
+
+#include "tx.h"
+#include "wingen/sched.h"
+
+struct want {
+	const char *key;
+	const char *value;
+	bool add;	/* added when missing (the beta keys are only checked) */
+};
+
+static size_t wanted(const struct wg_selection *sel, struct want *w)
+{
+	const struct wg_build *b = sel->build;
+	size_t n = 0;
+
+	w[n++] = (struct want){ "kubernetes.io/os", "windows", true };
+	w[n++] = (struct want){ "kubernetes.io/arch", b->arch, true };
+	if (!sel->host_process)
+		w[n++] = (struct want){ "node.kubernetes.io/windows-build",
+					b->release->build, true };
+	w[n++] = (struct want){ "beta.kubernetes.io/os", "windows", false };
+	w[n++] = (struct want){ "beta.kubernetes.io/arch", b->arch, false };
+	return n;
+}
+
+/* Reports every key of ns that contradicts w; returns how many. */
+static int check_selector(struct wg_ctx *ctx, struct wg_resource *res,
+			  const struct wg_selection *sel,
+			  const struct wg_node *ns, const struct want *w,
+			  size_t n, struct wg_buf *path)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct wg_node *v = wg_map_get(ns, w[i].key);
+
+		if (!v || wg_scalar_is(v, w[i].value))
+			continue;
+		wg_error(ctx, res, v,
+			 wg_podspec_path(path, &sel->pod, "nodeSelector",
+					 w[i].key, (const char *)NULL),
+			 "is '%.*s', but this is a Windows workload (%s) that "
+			 "needs '%s' for build %s; wingen does not overwrite "
+			 "it", wg_is_scalar(v) ? (int)v->len : 0,
+			 wg_is_scalar(v) ? v->u.str : "", sel->why,
+			 w[i].value, sel->build->release->name);
+		bad++;
+	}
+	return bad;
+}
+
+static int check_affinity(struct wg_ctx *ctx, struct wg_resource *res,
+			  const struct wg_selection *sel, const struct want *w,
+			  size_t n, struct wg_buf *path)
+{
+	struct wg_label labels[8];
+	struct wg_buf list = WG_BUF_INIT;
+	const struct wg_node *where = NULL;
+	size_t nl = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		labels[nl].key = w[i].key;
+		labels[nl++].value = w[i].value;
+		if (w[i].add) {
+			if (list.len)
+				wg_buf_addstr(&list, ", ");
+			wg_buf_addf(&list, "%s=%s", w[i].key, w[i].value);
+		}
+	}
+	if (wg_affinity_judge(sel->pod.spec, labels, nl, &where)
+	    != WG_AFFINITY_EXCLUDES) {
+		wg_buf_release(&list);
+		return 0;
+	}
+	wg_error(ctx, res, where,
+		 wg_podspec_path(path, &sel->pod, "affinity", "nodeAffinity",
+				 "requiredDuringSchedulingIgnoredDuringExecution",
+				 (const char *)NULL),
+		 "rules out the Windows nodes of build %s (%s) in every term, "
+		 "but this is a Windows workload (%s); wingen does not "
+		 "overwrite it", sel->build->release->name, list.buf,
+		 sel->why);
+	wg_buf_release(&list);
+	return 1;
+}
+
+static int run(struct wg_ctx *ctx, struct wg_resources *list,
+	       struct wg_resource *res, const void *config)
+{
+	struct wg_selection *sel = tx_windows(ctx, list, res);
+	struct wg_buf path = WG_BUF_INIT;
+	struct want w[5];
+	struct wg_node *ns;
+	const char *reason;
+	size_t n;
+	int bad;
+
+	(void)config;
+	if (!sel)
+		return 0;
+	n = wanted(sel, w);
+	if (tx_not_map(sel->pod.spec, "nodeSelector")) {
+		tx_ensure_map(ctx, list, res, &sel->pod, "nodeSelector");
+		return 0;
+	}
+	ns = wg_map_get(sel->pod.spec, "nodeSelector");
+	bad = check_selector(ctx, res, sel, ns, w, n, &path);
+	bad += check_affinity(ctx, res, sel, w, n, &path);
+	if (bad) {
+		sel->reported |= WG_SEL_NODESEL_CONFLICT;
+		wg_buf_release(&path);
+		return 0;
+	}
+	reason = sel->reason;
+	if (wg_resource_kind_is(res, "DaemonSet"))
+		reason = wg_arena_printf(&list->arena, "%s; %s", reason,
+					 TX_DAEMONSET_NOTE);
+	if (sel->host_process)
+		reason = wg_arena_printf(&list->arena, "%s; HostProcess pod: "
+					 "no windows-build key, HostProcess "
+					 "containers run on any build", reason);
+	for (size_t i = 0; i < n; i++) {
+		struct wg_node *v;
+
+		if (!w[i].add || wg_map_get(ns, w[i].key))
+			continue;
+		if (!wg_is_map(ns))
+			ns = tx_ensure_map(ctx, list, res, &sel->pod,
+					   "nodeSelector");
+		v = wg_node_new_str(&list->arena, w[i].value);
+		wg_map_insert(&list->arena, ns, ns->len, w[i].key, v);
+		wg_record_change(ctx, WG_CHANGE_ADD, res,
+				 tx_pos(ns, sel->pod.spec),
+				 wg_podspec_path(&path, &sel->pod,
+						 "nodeSelector", w[i].key,
+						 (const char *)NULL),
+				 NULL, v, reason);
+	}
+	wg_buf_release(&path);
+	return 0;
+}
+
+const struct wg_plugin wg_tx_node_selector = {
+	.name = "node-selector",
+	.summary = "schedule Windows workloads on their build's nodes "
+		   "(kubernetes.io/os, arch, windows-build)",
+	.kind = WG_PLUGIN_TRANSFORM,
+	.run_one = run,
+	.prepare = tx_prepare,
+};

@@ -1,0 +1,54 @@
+/*
+ * pod-os: declares a Windows workload's pods as Windows pods.
+ *
+ * Sets spec.os.name: windows (GA in 1.25).  It does not schedule, but the
+ * kubelet rejects a pod whose os.name is not its node's OS, the API server
+ * then validates the pod with the Windows rules (windows-security removes
+ * what they forbid), and Pod Security "restricted" skips its Linux-only
+ * checks only for pods that say so (windows.md 4).  An os.name that says
+ * anything else is an error, never overwritten.
+ */
+#include "tx.h"
+
+static int run(struct wg_ctx *ctx, struct wg_resources *list,
+	       struct wg_resource *res, const void *config)
+{
+	struct wg_selection *sel = tx_windows(ctx, list, res);
+	struct wg_buf path = WG_BUF_INIT;
+	struct wg_node *os, *name, *v;
+
+	(void)config;
+	if (!sel)
+		return 0;
+	os = tx_ensure_map(ctx, list, res, &sel->pod, "os");
+	if (!os)
+		goto out;
+	name = wg_map_get(os, "name");
+	wg_podspec_path(&path, &sel->pod, "os", "name", (const char *)NULL);
+	if (wg_scalar_is(name, "windows"))
+		goto out;
+	if (!wg_node_is_null(name)) {
+		wg_error(ctx, res, name, path.buf,
+			 "is '%.*s', but this is a Windows workload (%s); "
+			 "wingen does not overwrite it",
+			 wg_is_scalar(name) ? (int)name->len : 0,
+			 wg_is_scalar(name) ? name->u.str : "", sel->why);
+		goto out;
+	}
+	v = wg_node_new_str(&list->arena, "windows");
+	wg_map_set(&list->arena, os, "name", v);
+	wg_record_change(ctx, WG_CHANGE_SET, res,
+			 tx_pos(name, tx_pos(os, sel->pod.spec)), path.buf,
+			 NULL, v, sel->reason);
+out:
+	wg_buf_release(&path);
+	return 0;
+}
+
+const struct wg_plugin wg_tx_pod_os = {
+	.name = "pod-os",
+	.summary = "set spec.os.name: windows on Windows workloads",
+	.kind = WG_PLUGIN_TRANSFORM,
+	.run_one = run,
+	.prepare = tx_prepare,
+};

@@ -1,0 +1,141 @@
+/*
+ * runtime-class-name: points a Windows workload at its build's
+ * RuntimeClass.
+ *
+ * Sets spec.runtimeClassName; a different value already there is an
+ * error.  Then checks what the RuntimeClass admission plugin will check
+ * when the pod is created (windows.md 1.2): a pod nodeSelector key whose
+ * value differs from the RuntimeClass's scheduling.nodeSelector gets the
+ * pod rejected; so does a spec.overhead that differs from the
+ * RuntimeClass's overhead.podFixed (or is set when it has none).  wingen
+ * never writes spec.overhead: admission fills it in.
+ *
+ * HostProcess pods are left without a RuntimeClass: they run on the host,
+ * not in a build-specific sandbox.
+ */
+#include <string.h>
+
+#include "tx.h"
+
+/* The scheduling.nodeSelector the build's RuntimeClass has: the one in
+ * the stream, else the one the runtime-class generator writes. */
+static const struct wg_node *rc_selector(struct wg_resources *list,
+					 const struct wg_build *b,
+					 const struct wg_resource *rc)
+{
+	struct wg_arena *a = &list->arena;
+	struct wg_node *ns;
+
+	if (rc)
+		return wg_path_get(rc->root, "scheduling.nodeSelector");
+	ns = wg_node_new_map(a);
+	wg_map_insert(a, ns, ns->len, "kubernetes.io/os",
+		      wg_node_new_str(a, "windows"));
+	wg_map_insert(a, ns, ns->len, "kubernetes.io/arch",
+		      wg_node_new_str(a, b->arch));
+	wg_map_insert(a, ns, ns->len, "node.kubernetes.io/windows-build",
+		      wg_node_new_str(a, b->release->build));
+	return ns;
+}
+
+static void check_admission(struct wg_ctx *ctx, struct wg_resources *list,
+			    struct wg_resource *res,
+			    const struct wg_selection *sel, struct wg_buf *path)
+{
+	const struct wg_build *b = sel->build;
+	const struct wg_resource *rc = wg_select_runtime_class(list,
+							b->runtime_class);
+	const struct wg_node *want = rc_selector(list, b, rc);
+	const struct wg_node *ns = wg_map_get(sel->pod.spec, "nodeSelector");
+	const struct wg_node *overhead = wg_map_get(sel->pod.spec, "overhead");
+	const struct wg_node *podfixed = rc
+		? wg_path_get(rc->root, "overhead.podFixed") : b->overhead;
+
+	for (size_t i = 0; wg_is_map(want) && wg_is_map(ns)
+			   && !(sel->reported & WG_SEL_NODESEL_CONFLICT)
+			   && i < want->len; i++) {
+		const struct wg_node *k = wg_map_key(want, i);
+		const struct wg_node *v = wg_map_value(want, i);
+		long at = wg_map_findn(ns, k->u.str, k->len);
+		char *key;
+
+		if (at < 0 || wg_node_equal(wg_map_value(ns, (size_t)at), v))
+			continue;
+		key = wg_scalar_dup(&list->arena, k);
+		wg_error(ctx, res, wg_map_value(ns, (size_t)at),
+			 wg_podspec_path(path, &sel->pod, "nodeSelector", key,
+					 (const char *)NULL),
+			 "conflicts with RuntimeClass '%s' "
+			 "scheduling.nodeSelector[%s] = '%.*s': the "
+			 "RuntimeClass admission plugin rejects the pod",
+			 b->runtime_class, key,
+			 wg_is_scalar(v) ? (int)v->len : 0,
+			 wg_is_scalar(v) ? v->u.str : "");
+	}
+	if (wg_node_is_null(overhead))
+		return;
+	wg_podspec_path(path, &sel->pod, "overhead", (const char *)NULL);
+	if (podfixed && wg_node_equal(overhead, podfixed))
+		wg_warning(ctx, res, overhead, path->buf,
+			   "is set; the RuntimeClass admission plugin fills "
+			   "it in from RuntimeClass '%s', so leave it out",
+			   b->runtime_class);
+	else
+		wg_error(ctx, res, overhead, path->buf,
+			 "is set, but RuntimeClass '%s' defines %s overhead: "
+			 "the RuntimeClass admission plugin rejects the pod",
+			 b->runtime_class, podfixed ? "a different" : "no");
+}
+
+static int run(struct wg_ctx *ctx, struct wg_resources *list,
+	       struct wg_resource *res, const void *config)
+{
+	struct wg_selection *sel = tx_windows(ctx, list, res);
+	struct wg_buf path = WG_BUF_INIT;
+	struct wg_node *cur, *v;
+	const char *want;
+
+	(void)config;
+	if (!sel)
+		return 0;
+	cur = wg_map_get(sel->pod.spec, "runtimeClassName");
+	want = sel->build->runtime_class;
+	wg_podspec_path(&path, &sel->pod, "runtimeClassName",
+			(const char *)NULL);
+	if (sel->host_process) {
+		if (wg_node_is_null(cur))
+			wg_info(ctx, res, sel->pod.spec, path.buf,
+				"not set: HostProcess containers run on the "
+				"host, outside any RuntimeClass sandbox");
+		goto out;
+	}
+	if (!wg_node_is_null(cur) && !wg_scalar_is(cur, want)) {
+		wg_error(ctx, res, cur, path.buf,
+			 "is '%.*s', but this Windows workload (%s) needs "
+			 "RuntimeClass '%s' of build %s; wingen does not "
+			 "overwrite it", wg_is_scalar(cur) ? (int)cur->len : 0,
+			 wg_is_scalar(cur) ? cur->u.str : "", sel->why, want,
+			 sel->build->release->name);
+		goto out;
+	}
+	if (wg_node_is_null(cur)) {
+		v = wg_node_new_str(&list->arena, want);
+		wg_map_set(&list->arena, sel->pod.spec, "runtimeClassName", v);
+		wg_record_change(ctx, WG_CHANGE_SET, res,
+				 tx_pos(cur, sel->pod.spec), path.buf, NULL, v,
+				 sel->reason);
+	}
+	check_admission(ctx, list, res, sel, &path);
+out:
+	wg_buf_release(&path);
+	return 0;
+}
+
+const struct wg_plugin wg_tx_runtime_class_name = {
+	.name = "runtime-class-name",
+	.summary = "set runtimeClassName to the build's RuntimeClass and "
+		   "check RuntimeClass admission",
+	.kind = WG_PLUGIN_TRANSFORM,
+	.run_one = run,
+	.prepare = tx_prepare,
+};

@@ -1,0 +1,79 @@
+/*
+ * tolerations: lets a Windows workload onto tainted Windows nodes.
+ *
+ * Appends the toleration of the profile's taint ({key, operator: Equal,
+ * value, effect}; operator Exists when the taint has no value) unless a
+ * toleration already present tolerates at least as much, by the API
+ * server's own superset rule (windows.md 1.2), so nothing is duplicated
+ * and the result is what the RuntimeClass admission merge would keep.
+ */
+#include "tx.h"
+#include "wingen/sched.h"
+
+/* The toleration for taint, as a new block mapping. */
+static struct wg_node *toleration(struct wg_arena *arena,
+				  const struct wg_taint *taint)
+{
+	struct wg_node *t = wg_node_new_map(arena);
+
+	wg_map_insert(arena, t, t->len, "key",
+		      wg_node_new_str(arena, taint->key));
+	wg_map_insert(arena, t, t->len, "operator",
+		      wg_node_new_str(arena, taint->value ? "Equal"
+							  : "Exists"));
+	if (taint->value)
+		wg_map_insert(arena, t, t->len, "value",
+			      wg_node_new_str(arena, taint->value));
+	if (taint->effect)
+		wg_map_insert(arena, t, t->len, "effect",
+			      wg_node_new_str(arena, taint->effect));
+	return t;
+}
+
+static int run(struct wg_ctx *ctx, struct wg_resources *list,
+	       struct wg_resource *res, const void *config)
+{
+	struct wg_selection *sel = tx_windows(ctx, list, res);
+	const struct wg_taint *taint;
+	struct wg_buf path = WG_BUF_INIT;
+	struct wg_node *t, *seq;
+	const char *reason;
+
+	(void)config;
+	if (!sel || !ctx->profile->taint.key)
+		return 0;
+	taint = &ctx->profile->taint;
+	seq = wg_map_get(sel->pod.spec, "tolerations");
+	if (seq && !wg_is_seq(seq) && !wg_node_is_null(seq)) {
+		wg_error(ctx, res, seq,
+			 wg_podspec_path(&path, &sel->pod, "tolerations",
+					 (const char *)NULL),
+			 "is not a list");
+		goto out;
+	}
+	t = toleration(&list->arena, taint);
+	if (wg_tolerations_find_superset(seq, t) >= 0)
+		goto out;
+	seq = wg_map_ensure_seq(&list->arena, sel->pod.spec, "tolerations");
+	wg_seq_append(&list->arena, seq, t);
+	reason = sel->reason;
+	if (wg_resource_kind_is(res, "DaemonSet"))
+		reason = wg_arena_printf(&list->arena, "%s; %s", reason,
+					 TX_DAEMONSET_NOTE);
+	wg_podspec_path(&path, &sel->pod, "tolerations", (const char *)NULL);
+	wg_buf_addf(&path, "[%zu]", (size_t)seq->len - 1);
+	wg_record_change(ctx, WG_CHANGE_ADD, res, tx_pos(seq, sel->pod.spec),
+			 path.buf, NULL, t, reason);
+out:
+	wg_buf_release(&path);
+	return 0;
+}
+
+const struct wg_plugin wg_tx_tolerations = {
+	.name = "tolerations",
+	.summary = "tolerate the Windows nodes' taint, unless an equal or "
+		   "broader toleration is there",
+	.kind = WG_PLUGIN_TRANSFORM,
+	.run_one = run,
+	.prepare = tx_prepare,
+};

@@ -1,0 +1,249 @@
+/*
+ * windows-security: removes what the API server forbids on Windows pods.
+ *
+ * With spec.os.name: windows, validation rejects every Linux-only field
+ * that is set, even to false (windows.md 4), and charts copied from Linux
+ * set many of them.  Each one is deleted (never set to false) and each
+ * deletion recorded; a securityContext left empty by the deletions goes
+ * too.  hostPID and hostIPC are forbidden only when true, so false stays.
+ *
+ * Also checks the HostProcess rules (windows.md 5): pod and container
+ * hostProcess values agree, every container of a pod with one HostProcess
+ * container is one, hostNetwork is true, and runAsNonRoot is not true.
+ */
+#include <string.h>
+
+#include "tx.h"
+
+struct field {
+	const char *key;
+	const char *why;
+};
+
+static const struct field pod_fields[] = {
+	{ "hostPID", "Windows pods cannot share the host's process namespace" },
+	{ "hostIPC", "Windows pods cannot share the host's IPC namespace" },
+	{ "hostUsers", "user namespaces are Linux-only" },
+	{ "shareProcessNamespace",
+	  "Windows containers cannot share a process namespace" },
+	{ "resources", "pod-level resources are not supported on Windows; "
+		       "set them per container" },
+	{ NULL, NULL },
+};
+
+static const struct field pod_sc_fields[] = {
+	{ "seLinuxOptions", "SELinux is Linux-only" },
+	{ "seccompProfile", "seccomp is Linux-only" },
+	{ "appArmorProfile", "AppArmor is Linux-only" },
+	{ "fsGroup", "Windows has no Linux file groups" },
+	{ "fsGroupChangePolicy", "Windows has no Linux file groups" },
+	{ "runAsUser", "Windows identities are user names "
+		       "(windowsOptions.runAsUserName), not UIDs" },
+	{ "runAsGroup", "Windows identities are not GIDs" },
+	{ "supplementalGroups", "Windows has no supplemental Linux groups" },
+	{ "supplementalGroupsPolicy",
+	  "Windows has no supplemental Linux groups" },
+	{ "sysctls", "sysctls are Linux-only" },
+	{ NULL, NULL },
+};
+
+static const struct field ctr_sc_fields[] = {
+	{ "seLinuxOptions", "SELinux is Linux-only" },
+	{ "seccompProfile", "seccomp is Linux-only" },
+	{ "appArmorProfile", "AppArmor is Linux-only" },
+	{ "capabilities", "Linux capabilities do not exist on Windows" },
+	{ "readOnlyRootFilesystem",
+	  "Windows containers need a writable root filesystem" },
+	{ "privileged", "privileged containers do not exist on Windows "
+			"(HostProcess containers are the equivalent)" },
+	{ "allowPrivilegeEscalation", "privilege escalation is Linux-only" },
+	{ "procMount", "procMount is Linux-only" },
+	{ "runAsUser", "Windows identities are user names "
+		       "(windowsOptions.runAsUserName), not UIDs" },
+	{ "runAsGroup", "Windows identities are not GIDs" },
+	{ NULL, NULL },
+};
+
+struct job {
+	struct wg_ctx *ctx;
+	struct wg_resources *list;
+	struct wg_resource *res;
+	struct wg_selection *sel;
+	struct wg_buf path;
+};
+
+static void record(struct job *j, const struct wg_node *old, const char *why)
+{
+	const char *reason = wg_arena_printf(&j->list->arena, "%s; %s", why,
+					     j->sel->reason);
+
+	wg_record_change(j->ctx, WG_CHANGE_REMOVE, j->res, old, j->path.buf,
+			 old, NULL, reason);
+}
+
+static const struct field *listed(const struct field *fields,
+				  const struct wg_node *key)
+{
+	for (const struct field *f = fields; f->key; f++)
+		if (wg_scalar_is(key, f->key))
+			return f;
+	return NULL;
+}
+
+/* Deletes the fields of m that are listed and set, in the order they are
+ * written; returns how many.  base is the path of m. */
+static size_t strip(struct job *j, struct wg_node *m, const char *base,
+		    const struct field *fields)
+{
+	size_t n = 0, i = 0;
+
+	while (i < m->len) {
+		const struct field *f = listed(fields, wg_map_key(m, i));
+		struct wg_node *v = wg_map_value(m, i);
+
+		/* hostPID/hostIPC are forbidden only when true */
+		if (!f || ((!strcmp(f->key, "hostPID")
+			    || !strcmp(f->key, "hostIPC"))
+			   && !wg_scalar_is(v, "true"))) {
+			i++;
+			continue;
+		}
+		wg_buf_reset(&j->path);
+		wg_buf_addstr(&j->path, base);
+		wg_path_append_key(&j->path, f->key, strlen(f->key));
+		if (!strcmp(f->key, "privileged") && wg_scalar_is(v, "true"))
+			wg_warning(j->ctx, j->res, v, j->path.buf,
+				   "privileged containers do not exist on "
+				   "Windows; removed (use a HostProcess "
+				   "container for host access)");
+		wg_map_delete_at(m, i);
+		record(j, v, wg_arena_printf(&j->list->arena, "forbidden on "
+					     "Windows pods: %s", f->why));
+		n++;
+	}
+	return n;
+}
+
+/* Strips holder.securityContext, and removes it when that emptied it. */
+static void strip_sc(struct job *j, struct wg_node *holder, const char *base,
+		     const struct field *fields)
+{
+	long at = wg_map_find(holder, "securityContext");
+	struct wg_node *sc;
+	char *sc_path;
+
+	if (at < 0)
+		return;
+	sc = wg_map_value(holder, (size_t)at);
+	if (!wg_is_map(sc))
+		return;
+	wg_buf_reset(&j->path);
+	wg_buf_addstr(&j->path, base);
+	wg_path_append_key(&j->path, "securityContext", 15);
+	sc_path = wg_arena_strdup(&j->list->arena, j->path.buf);
+	if (!strip(j, sc, sc_path, fields) || sc->len)
+		return;
+	wg_map_delete_at(holder, (size_t)at);
+	wg_buf_reset(&j->path);
+	wg_buf_addstr(&j->path, sc_path);
+	record(j, sc, "left empty by the removals above");
+}
+
+/* ---- HostProcess -------------------------------------------------------- */
+
+static const struct wg_node *hp_of(const struct wg_node *holder)
+{
+	const struct wg_node *v = wg_path_get(holder,
+		"securityContext.windowsOptions.hostProcess");
+
+	return wg_node_is_null(v) ? NULL : v;
+}
+
+static void check_host_process(struct job *j)
+{
+	const struct wg_node *spec = j->sel->pod.spec;
+	const struct wg_node *pod = hp_of(spec), *net, *nonroot;
+	struct wg_container_iter it;
+	struct wg_container c;
+	struct wg_arena *a = &j->list->arena;
+
+	wg_container_iter_init(&it, spec);
+	while (wg_container_next(&it, &c)) {
+		const struct wg_node *hp = hp_of(c.node);
+
+		if (pod && hp && !wg_node_equal(pod, hp))
+			wg_error(j->ctx, j->res, hp,
+				 wg_container_path(&j->path, &j->sel->pod, &c,
+					"securityContext", "windowsOptions",
+					"hostProcess", (const char *)NULL),
+				 "is %.*s, but the pod's hostProcess is %.*s; "
+				 "they must be identical", (int)hp->len,
+				 hp->u.str, (int)pod->len, pod->u.str);
+		else if (j->sel->host_process
+			 && !wg_scalar_is(hp ? hp : pod, "true"))
+			wg_error(j->ctx, j->res, c.node,
+				 wg_container_path(&j->path, &j->sel->pod, &c,
+						   (const char *)NULL),
+				 "container '%s' is not a HostProcess "
+				 "container, but others in the pod are; all "
+				 "containers of a HostProcess pod must be",
+				 wg_container_name(a, &c));
+		nonroot = wg_path_get(c.node, "securityContext.runAsNonRoot");
+		if (j->sel->host_process && wg_scalar_is(nonroot, "true"))
+			wg_error(j->ctx, j->res, nonroot,
+				 wg_container_path(&j->path, &j->sel->pod, &c,
+					"securityContext", "runAsNonRoot",
+					(const char *)NULL),
+				 "is true, which HostProcess containers do "
+				 "not allow");
+	}
+	if (!j->sel->host_process)
+		return;
+	nonroot = wg_path_get(spec, "securityContext.runAsNonRoot");
+	if (wg_scalar_is(nonroot, "true"))
+		wg_error(j->ctx, j->res, nonroot,
+			 wg_podspec_path(&j->path, &j->sel->pod,
+					 "securityContext", "runAsNonRoot",
+					 (const char *)NULL),
+			 "is true, which HostProcess pods do not allow");
+	net = wg_map_get(spec, "hostNetwork");
+	if (!wg_scalar_is(net, "true"))
+		wg_error(j->ctx, j->res, net ? net : spec,
+			 wg_podspec_path(&j->path, &j->sel->pod, "hostNetwork",
+					 (const char *)NULL),
+			 "must be true in a HostProcess pod");
+}
+
+static int run(struct wg_ctx *ctx, struct wg_resources *list,
+	       struct wg_resource *res, const void *config)
+{
+	struct job j = { ctx, list, res, tx_windows(ctx, list, res),
+			 WG_BUF_INIT };
+	struct wg_buf base = WG_BUF_INIT;
+	struct wg_container_iter it;
+	struct wg_container c;
+
+	(void)config;
+	if (!j.sel)
+		return 0;
+	check_host_process(&j);
+	strip(&j, j.sel->pod.spec, j.sel->pod.kind->spec, pod_fields);
+	strip_sc(&j, j.sel->pod.spec, j.sel->pod.kind->spec, pod_sc_fields);
+	wg_container_iter_init(&it, j.sel->pod.spec);
+	while (wg_container_next(&it, &c)) {
+		wg_container_path(&base, &j.sel->pod, &c, (const char *)NULL);
+		strip_sc(&j, c.node, base.buf, ctr_sc_fields);
+	}
+	wg_buf_release(&base);
+	wg_buf_release(&j.path);
+	return 0;
+}
+
+const struct wg_plugin wg_tx_windows_security = {
+	.name = "windows-security",
+	.summary = "remove the fields the API server forbids on Windows pods; "
+		   "check HostProcess rules",
+	.kind = WG_PLUGIN_TRANSFORM,
+	.run_one = run,
+	.prepare = tx_prepare,
+};
