@@ -114,6 +114,7 @@ int wg_parse_load_restrictor(const char *cmd, const char *arg, bool *none);
 int wg_cmd_build(int argc, char **argv);
 int wg_cmd_builds(int argc, char **argv);
 int wg_cmd_fmt(int argc, char **argv);
+int wg_cmd_migrate(int argc, char **argv);
 int wg_cmd_version(int argc, char **argv);
 int wg_cmd_help(int argc, char **argv);
 

@@ -57,6 +57,41 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
+		"migrate", wg_cmd_migrate,
+		"migrate [PROFILE] PATH... (--in-place | --diff) "
+		"[--reformat-fallback] [--runtimeclass-file FILE]",
+		"Rewrite manifest files in place, keeping comments and layout.",
+		"Runs the same chain as build over the *.yaml and *.yml files of\n"
+		"every PATH (files or folders, recursively), then writes each change\n"
+		"back into the files as a text edit: a new key gets the indentation\n"
+		"of its siblings, a changed value keeps its quoting, a removed key\n"
+		"takes its lines (full comment lines among them stay).  Comments,\n"
+		"blank lines, key order, CRLF line ends and a missing final line\n"
+		"break survive; git diff shows only what changed.  The first\n"
+		"argument is the PROFILE when it is a wingen Profile (kind: Profile);\n"
+		"else the embedded default profile is used.  Helm templates and\n"
+		"files without Kubernetes objects are skipped and listed.\n\n"
+		"Generated RuntimeClasses go to runtimeclasses.yaml in the first\n"
+		"PATH (or next to it when it is a file).  An object that cannot be\n"
+		"edited safely as text (a change inside a flow collection written\n"
+		"over several lines, an anchor or alias, a multi-line plain scalar)\n"
+		"is an error naming file:line, unless --reformat-fallback.  On any\n"
+		"error no file is changed, nothing is printed and the exit status\n"
+		"is 1.  A second run changes nothing.\n\n"
+		"options:\n"
+		"      --in-place           rewrite the files (atomically, all or none)\n"
+		"      --diff               print a unified diff, change nothing\n"
+		"      --reformat-fallback  re-emit a document that cannot be edited\n"
+		"                           as text with the YAML writer (its inner\n"
+		"                           comments are lost)\n"
+		"      --runtimeclass-file FILE\n"
+		"                           where generated RuntimeClasses go\n"
+		"      --strict             treat warnings as errors\n"
+		"      --templates DIR      templates overriding the embedded ones\n"
+		"      --load-restrictor R  rootonly (default) or none, as for build\n"
+		"  -h, --help               show this help\n",
+	},
+	{
 		"version", wg_cmd_version, "version",
 		"Print the version of wingen and of the libraries it uses.", "",
 	},

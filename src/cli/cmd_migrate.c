@@ -1,0 +1,474 @@
+/*
+ * wingen migrate: run the same chain as build over manifest files, then
+ * write the changes back into the files as text edits that keep comments
+ * and layout (--in-place), or print them as a unified diff (--diff).
+ * All or nothing: on any error no file is written and nothing printed.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "wingen/alloc.h"
+#include "wingen/migrate.h"
+#include "wingen/output.h"
+#include "wingen/pipeline.h"
+#include "wingen/profile.h"
+#include "wingen/reader.h"
+#include "wingen/udiff.h"
+
+struct migrate_opts {
+	struct wg_pathlist args;	/* [PROFILE] PATH... */
+	const char *rc_file;
+	struct wg_profile_opts popts;
+	struct wg_migrate_opts mopts;
+	bool in_place, diff, strict;
+};
+
+static int parse(int argc, char **argv, struct migrate_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "in-place", no_argument, NULL, 'i' },
+		{ "diff", no_argument, NULL, 'd' },
+		{ "reformat-fallback", no_argument, NULL, 'r' },
+		{ "runtimeclass-file", required_argument, NULL, 'c' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "templates", required_argument, NULL, 'T' },
+		{ "load-restrictor", required_argument, NULL, 'R' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			o->in_place = true;
+			break;
+		case 'd':
+			o->diff = true;
+			break;
+		case 'r':
+			o->mopts.reformat_fallback = true;
+			break;
+		case 'c':
+			o->rc_file = optarg;
+			break;
+		case 's':
+			o->strict = true;
+			break;
+		case 'T':
+			o->popts.templates = optarg;
+			break;
+		case 'R':
+			if (wg_parse_load_restrictor("migrate", optarg,
+					&o->popts.load_restrictor_none))
+				return WG_EXIT_USAGE;
+			break;
+		case 'h':
+			return -1;
+		case ':':
+			return wg_usage_error("migrate", "option '%s' needs a "
+					      "value", argv[optind - 1]);
+		default:
+			return wg_usage_error("migrate", "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+	}
+	if (o->in_place == o->diff)
+		return wg_usage_error("migrate", "give exactly one of "
+				      "--in-place and --diff");
+	for (; optind < argc; optind++) {
+		if (strcmp(argv[optind], "-") == 0)
+			return wg_usage_error("migrate", "migrate edits files; "
+					      "it cannot read stdin ('-')");
+		wg_pathlist_add(&o->args, argv[optind]);
+	}
+	if (!o->args.len)
+		return wg_usage_error("migrate", "no PATH given");
+	return 0;
+}
+
+/* A wingen profile (kind Profile, apiVersion wingen.dev/...), not a
+ * manifest: the first document says so. */
+static bool is_profile(const char *path)
+{
+	struct wg_ctx scratch;
+	struct wg_input in;
+	struct wg_arena arena = WG_ARENA_INIT;
+	struct wg_reader r;
+	struct wg_node *root = NULL;
+	const struct wg_node *api;
+	unsigned index;
+	struct stat st;
+	bool yes = false;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	wg_ctx_init(&scratch);
+	if (wg_input_read(&scratch, path, &in) == 0) {
+		wg_reader_init(&r, &scratch, &in);
+		if (wg_reader_next(&r, &arena, &root, &index) > 0) {
+			api = wg_map_get(root, "apiVersion");
+			yes = wg_scalar_is(wg_map_get(root, "kind"), "Profile")
+			      && wg_is_scalar(api) && api->len > 11
+			      && memcmp(api->u.str, "wingen.dev/", 11) == 0;
+		}
+		wg_reader_release(&r);
+		wg_input_release(&in);
+	}
+	wg_arena_release(&arena);
+	wg_ctx_release(&scratch);
+	return yes;
+}
+
+/* The real path of an existing file, or a copy of path. */
+static char *real_or_copy(const char *path)
+{
+	char *r = realpath(path, NULL);
+
+	return r ? r : wg_xstrdup(path);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Where generated RuntimeClasses go: --runtimeclass-file, else
+ * runtimeclasses.yaml in the first PATH (a folder) or next to it. */
+static char *rc_path(const struct migrate_opts *o, const char *first)
+{
+	struct wg_buf b = WG_BUF_INIT;
+	struct stat st;
+	const char *slash;
+
+	if (o->rc_file)
+		return wg_xstrdup(o->rc_file);
+	if (stat(first, &st) == 0 && S_ISDIR(st.st_mode)) {
+		wg_buf_addstr(&b, first);
+		if (b.len && b.buf[b.len - 1] != '/')
+			wg_buf_addch(&b, '/');
+	} else if ((slash = strrchr(first, '/'))) {
+		wg_buf_add(&b, first, (size_t)(slash - first) + 1);
+	}
+	wg_buf_addstr(&b, "runtimeclasses.yaml");
+	return wg_buf_detach(&b, NULL);
+}
+
+/* Name for diff headers: relative-looking, as git prints it. */
+static const char *diff_name(const char *path)
+{
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	while (path[0] == '/')
+		path++;
+	return path;
+}
+
+struct skipped {
+	const char *path;
+	const char *why;
+};
+
+struct run {
+	struct migrate_opts *o;
+	struct wg_ctx ctx;
+	struct wg_profile profile;
+	bool have_profile;
+	struct wg_pathlist files;
+	struct skipped *skips;
+	size_t nskips, skips_cap;
+	struct wg_migrate_file *mf;
+	size_t nmf;
+	struct wg_resources list;
+	char *rc_target;
+	struct wg_buf rc_text;	/* generated RuntimeClasses as YAML */
+	size_t rc_count;
+	char *rc_old;		/* the file as it is, NULL when absent */
+	size_t rc_old_len;
+	bool progress;
+};
+
+static void skip(struct run *r, const char *path, const char *why)
+{
+	WG_GROW(r->skips, r->skips_cap, r->nskips + 1);
+	r->skips[r->nskips].path = path;
+	r->skips[r->nskips].why = why;
+	r->nskips++;
+}
+
+/* Expands the PATH arguments into the files to migrate. */
+static int collect(struct run *r, const struct wg_pathlist *paths,
+		   const char *profile_path)
+{
+	struct wg_pathlist all = { 0 }, seen = { 0 };
+	char *prof = profile_path ? real_or_copy(profile_path) : NULL;
+	char *rc = real_or_copy(r->rc_target);
+	int rc_ = 0;
+
+	for (size_t i = 0; i < paths->len; i++)
+		if (wg_collect_files(&r->ctx, paths->items[i], &all))
+			rc_ = -1;
+	for (size_t i = 0; i < all.len; i++) {
+		const char *p = all.items[i];
+		char *real = real_or_copy(p);
+		bool dup = false;
+
+		for (size_t j = 0; j < seen.len && !dup; j++)
+			dup = strcmp(seen.items[j], real) == 0;
+		if (!dup)
+			wg_pathlist_add(&seen, real);
+		if (dup) {
+			/* listed twice: migrate it once */
+		} else if (prof && strcmp(real, prof) == 0) {
+			skip(r, p, "the profile");
+		} else if (strcmp(real, rc) == 0) {
+			skip(r, p, "the RuntimeClass file migrate writes");
+		} else if (ends_with(p, ".json")) {
+			skip(r, p, "JSON is not edited as text");
+		} else {
+			wg_pathlist_add(&r->files, p);
+		}
+		free(real);
+	}
+	/* skip() keeps pointers: the names must outlive all */
+	for (size_t i = 0; i < r->nskips; i++)
+		r->skips[i].path = wg_arena_strdup(&r->list.arena,
+						   r->skips[i].path);
+	wg_pathlist_release(&all);
+	wg_pathlist_release(&seen);
+	free(prof);
+	free(rc);
+	return rc_;
+}
+
+static void progress(struct run *r, size_t i, size_t n, const char *what,
+		     const char *path)
+{
+	if (!r->progress)
+		return;
+	fprintf(stderr, "\r\033[Kmigrate: %s %zu/%zu %s", what, i + 1, n, path);
+	fflush(stderr);
+}
+
+static void progress_done(struct run *r)
+{
+	if (r->progress)
+		fputs("\r\033[K", stderr);
+}
+
+/* Generated objects go to their own file, written by the YAML writer. */
+static void runtimeclasses(struct run *r)
+{
+	struct wg_resources gen;
+	struct wg_ctx scratch;
+	struct wg_input in;
+	struct stat st;
+
+	wg_resources_init(&gen);
+	for (size_t i = 0; i < r->list.len; i++) {
+		struct wg_resource *res = r->list.items[i];
+
+		if (!(res->flags & WG_RES_DELETED) && !res->payload
+		    && ((res->flags & WG_RES_GENERATED) || !res->file)) {
+			wg_resources_append(&gen, res);
+			r->rc_count++;
+		}
+	}
+	if (r->rc_count)
+		wg_write_resources(&r->ctx, &r->rc_text, &gen, WG_FORMAT_YAML);
+	free(gen.items);
+	wg_arena_release(&gen.arena);
+	wg_ctx_init(&scratch);
+	if (r->rc_count && stat(r->rc_target, &st) == 0
+	    && wg_input_read(&scratch, r->rc_target, &in) == 0) {
+		r->rc_old = in.data;
+		r->rc_old_len = in.len;
+		in.data = NULL;
+		wg_input_release(&in);
+	}
+	wg_ctx_release(&scratch);
+}
+
+static bool rc_changes(const struct run *r)
+{
+	return r->rc_count && (!r->rc_old || r->rc_old_len != r->rc_text.len
+			       || memcmp(r->rc_old, r->rc_text.buf,
+					 r->rc_text.len) != 0);
+}
+
+static int write_diff(struct run *r)
+{
+	struct wg_buf out = WG_BUF_INIT;
+	int rc;
+
+	if (rc_changes(r))
+		wg_udiff(&out, diff_name(r->rc_target), r->rc_old,
+			 r->rc_old_len, r->rc_text.buf, r->rc_text.len, 3);
+	for (size_t i = 0; i < r->nmf; i++)
+		if (r->mf[i].changed)
+			wg_udiff(&out, diff_name(r->files.items[i]),
+				 r->mf[i].in.data, r->mf[i].in.len,
+				 r->mf[i].out.buf, r->mf[i].out.len, 3);
+	rc = wg_cli_write(&r->ctx, NULL, &out);
+	wg_buf_release(&out);
+	return rc;
+}
+
+static int write_files(struct run *r)
+{
+	struct wg_file_update *up = wg_xcalloc(r->nmf + 1, sizeof(*up));
+	size_t n = 0, before = r->ctx.log.ndiags;
+	int rc = WG_EXIT_OK;
+
+	if (rc_changes(r)) {
+		up[n].path = r->rc_target;
+		up[n].data = r->rc_text.buf;
+		up[n].len = r->rc_text.len;
+		n++;
+	}
+	for (size_t i = 0; i < r->nmf; i++) {
+		if (!r->mf[i].changed)
+			continue;
+		up[n].path = r->files.items[i];
+		up[n].data = r->mf[i].out.buf;
+		up[n].len = r->mf[i].out.len;
+		n++;
+	}
+	if (n && wg_output_replace_all(&r->ctx, up, n)) {
+		for (size_t i = before; i < r->ctx.log.ndiags; i++)
+			wg_diag_print(stderr, &r->ctx.log.diags[i]);
+		rc = WG_EXIT_FAIL;
+	}
+	free(up);
+	return rc;
+}
+
+static void summary(const struct run *r)
+{
+	size_t changed = 0, objects = 0, reformatted = 0, migrated = 0;
+	const char *verb = r->o->diff ? "would change" : "changed";
+
+	for (size_t i = 0; i < r->nmf; i++) {
+		if (r->mf[i].skip)
+			continue;
+		migrated++;
+		changed += r->mf[i].changed;
+		objects += r->mf[i].objects_changed;
+		reformatted += r->mf[i].reformatted;
+	}
+	fprintf(stderr, "migrate: %s %zu of %zu file%s (%zu object%s)",
+		verb, changed, migrated, migrated == 1 ? "" : "s", objects,
+		objects == 1 ? "" : "s");
+	if (r->nskips)
+		fprintf(stderr, "; %zu skipped", r->nskips);
+	fputc('\n', stderr);
+	if (r->rc_count)
+		fprintf(stderr, "migrate: %s %s (%zu RuntimeClass%s)\n",
+			!rc_changes(r) ? "kept" : r->o->diff ? "would write"
+			: "wrote", r->rc_target, r->rc_count,
+			r->rc_count == 1 ? "" : "es");
+	if (reformatted)
+		fprintf(stderr, "migrate: %zu document%s re-emitted by "
+			"--reformat-fallback (comments inside %s lost)\n",
+			reformatted, reformatted == 1 ? "" : "s",
+			reformatted == 1 ? "it are" : "them are");
+	for (size_t i = 0; i < r->nskips; i++)
+		fprintf(stderr, "migrate: skipped %s: %s\n", r->skips[i].path,
+			r->skips[i].why);
+}
+
+int wg_cmd_migrate(int argc, char **argv)
+{
+	struct migrate_opts o;
+	struct wg_pathlist paths = { 0 };
+	struct wg_chain chain = { NULL, 0 };
+	const char *profile_arg = NULL;
+	struct run r;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	rc = parse(argc, argv, &o);
+	if (rc) {
+		wg_pathlist_release(&o.args);
+		return rc < 0 ? wg_print_help("migrate") : rc;
+	}
+	memset(&r, 0, sizeof(r));
+	r.o = &o;
+	r.progress = isatty(STDERR_FILENO);
+	wg_buf_init(&r.rc_text);
+	wg_ctx_init(&r.ctx);
+	r.ctx.strict = o.strict;
+	wg_resources_init(&r.list);
+	if (is_profile(o.args.items[0]))
+		profile_arg = o.args.items[0];
+	for (size_t i = profile_arg ? 1 : 0; i < o.args.len; i++)
+		wg_pathlist_add(&paths, o.args.items[i]);
+	if (wg_cli_load_profile(&r.ctx, profile_arg, &o.popts, &r.profile)
+	    == 0) {
+		r.have_profile = true;
+		r.ctx.profile = &r.profile;
+		chain.steps = r.profile.steps;
+		chain.len = r.profile.nsteps;
+		/* no PATH: the profile's resources, as build reads them */
+		for (size_t i = 0; !paths.len && i < r.profile.nresources; i++)
+			if (strcmp(r.profile.resource_paths[i], "-") != 0)
+				wg_pathlist_add(&paths,
+						r.profile.resource_paths[i]);
+	}
+	if (!wg_ctx_failed(&r.ctx) && !paths.len) {
+		rc = wg_usage_error("migrate", "no PATH given");
+		goto out;
+	}
+	if (paths.len) {
+		r.rc_target = rc_path(&o, paths.items[0]);
+		collect(&r, &paths, profile_arg);
+	}
+	r.mf = wg_xcalloc(r.files.len + 1, sizeof(*r.mf));
+	for (size_t i = 0; !wg_ctx_failed(&r.ctx) && i < r.files.len; i++) {
+		progress(&r, i, r.files.len, "reading", r.files.items[i]);
+		if (wg_migrate_load(&r.ctx, &r.mf[r.nmf++], r.files.items[i],
+				    &r.list) == 0 && r.mf[r.nmf - 1].skip)
+			skip(&r, r.files.items[i], r.mf[r.nmf - 1].skip);
+	}
+	if (!wg_ctx_failed(&r.ctx))
+		wg_pipeline_run(&r.ctx, &r.list, &chain);
+	/* every file, so every object that cannot be edited is reported */
+	for (size_t i = 0, ok = !wg_ctx_failed(&r.ctx); ok && i < r.nmf; i++) {
+		progress(&r, i, r.nmf, "editing", r.files.items[i]);
+		wg_migrate_finish(&r.ctx, &r.mf[i], &r.list, &o.mopts);
+	}
+	progress_done(&r);
+	if (!wg_ctx_failed(&r.ctx))
+		runtimeclasses(&r);
+	rc = wg_cli_report(&r.ctx, false);
+	if (rc == WG_EXIT_OK)
+		rc = o.diff ? write_diff(&r) : write_files(&r);
+	if (rc == WG_EXIT_OK)
+		summary(&r);
+out:
+	for (size_t i = 0; i < r.nmf; i++)
+		wg_migrate_file_release(&r.mf[i]);
+	free(r.mf);
+	free(r.skips);
+	free(r.rc_target);
+	free(r.rc_old);
+	wg_buf_release(&r.rc_text);
+	wg_resources_release(&r.list);
+	wg_pathlist_release(&r.files);
+	if (r.have_profile)
+		wg_profile_release(&r.profile);
+	wg_ctx_release(&r.ctx);
+	wg_pathlist_release(&paths);
+	wg_pathlist_release(&o.args);
+	return rc;
+}
