@@ -127,8 +127,33 @@ struct visit {
 	const struct visit *up;
 };
 
+/* Whether real (a resolved path) is root (resolved) or lies in it. */
+static bool within(const char *root, const char *real)
+{
+	size_t n = strlen(root);
+
+	if (strcmp(root, "/") == 0)
+		return true;
+	return strncmp(real, root, n) == 0
+	       && (real[n] == '\0' || real[n] == '/');
+}
+
+/* Under a load restrictor (root set): a symbolic link may not lead out. */
+static int check_link(struct wg_ctx *ctx, const char *path, const char *root)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	if (!root || lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)
+	    || !realpath(path, real) || within(root, real))
+		return 0;
+	return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0, "symbolic link "
+			    "leads outside the profile's folder '%s' (allow it "
+			    "with --load-restrictor none)", root);
+}
+
 static int walk_dir(struct wg_ctx *ctx, const char *dir, const struct visit *up,
-		    struct wg_pathlist *out, unsigned depth)
+		    const char *root, struct wg_pathlist *out, unsigned depth)
 {
 	struct wg_pathlist names = { 0 };
 	struct visit here;
@@ -164,12 +189,15 @@ static int walk_dir(struct wg_ctx *ctx, const char *dir, const struct visit *up,
 		wg_buf_addstr(&path, names.items[i]);
 		if (path.len >= PATH_MAX) {
 			rc = fail(ctx, path.buf, "path is too long", 0);
+		} else if (check_link(ctx, path.buf, root)) {
+			rc = -1;
 		} else if (stat(path.buf, &st) != 0) {
 			/* A dangling link is not a manifest: skip it. */
 			if (lstat(path.buf, &st) != 0)
 				rc = fail(ctx, path.buf, "cannot read", errno);
 		} else if (S_ISDIR(st.st_mode)) {
-			rc = walk_dir(ctx, path.buf, &here, out, depth + 1);
+			rc = walk_dir(ctx, path.buf, &here, root, out,
+				      depth + 1);
 		} else if (S_ISREG(st.st_mode) && has_manifest_ext(names.items[i])) {
 			wg_pathlist_add(out, path.buf);
 		}
@@ -179,8 +207,8 @@ static int walk_dir(struct wg_ctx *ctx, const char *dir, const struct visit *up,
 	return rc;
 }
 
-int wg_collect_files(struct wg_ctx *ctx, const char *path,
-		     struct wg_pathlist *out)
+int wg_collect_files_within(struct wg_ctx *ctx, const char *path,
+			    const char *root, struct wg_pathlist *out)
 {
 	struct stat st;
 
@@ -193,9 +221,15 @@ int wg_collect_files(struct wg_ctx *ctx, const char *path,
 	if (stat(path, &st) != 0)
 		return fail(ctx, path, "cannot open", errno);
 	if (S_ISDIR(st.st_mode))
-		return walk_dir(ctx, path, NULL, out, 0);
+		return walk_dir(ctx, path, NULL, root, out, 0);
 	wg_pathlist_add(out, path);
 	return 0;
+}
+
+int wg_collect_files(struct wg_ctx *ctx, const char *path,
+		     struct wg_pathlist *out)
+{
+	return wg_collect_files_within(ctx, path, NULL, out);
 }
 
 void wg_offset_position(const char *data, size_t len, size_t offset,

@@ -12,6 +12,7 @@
 #include "profile_internal.h"
 #include "wingen/alloc.h"
 #include "wingen/buf.h"
+#include "wingen/input.h"
 #include "wingen/template.h"
 
 #define DEFAULT_RELEASE "ltsc2022"
@@ -137,6 +138,20 @@ static int check_path(struct wg_profile_loader *L, const char *field,
 	return 0;
 }
 
+/*
+ * A folder in resources: may not hold a symbolic link that leads outside
+ * the profile's folder (the command walks it again to read it).
+ */
+static void check_links(struct wg_profile_loader *L, const char *path)
+{
+	struct wg_pathlist files = { 0 };
+	char root[PATH_MAX];
+
+	if (realpath(L->p->dir, root))
+		wg_collect_files_within(L->ctx, path, root, &files);
+	wg_pathlist_release(&files);
+}
+
 static void check_resources(struct wg_profile_loader *L,
 			    const struct raw_profile *raw)
 {
@@ -168,7 +183,9 @@ static void check_resources(struct wg_profile_loader *L,
 			continue;
 		}
 		p->resource_paths[i] = join(L, r);
-		check_path(L, field, r, p->resource_paths[i], 0);
+		if (check_path(L, field, r, p->resource_paths[i], 0) == 0
+		    && !p->load_restrictor_none)
+			check_links(L, p->resource_paths[i]);
 	}
 }
 

@@ -53,6 +53,15 @@ void wg_pathlist_release(struct wg_pathlist *list);
 int wg_collect_files(struct wg_ctx *ctx, const char *path,
 		     struct wg_pathlist *out);
 
+/*
+ * As wg_collect_files(), under the load restrictor: root is a resolved
+ * folder (realpath), and a symbolic link met in the walk that resolves
+ * outside it is an error (path itself is the caller's to check).  NULL
+ * root: no restriction.
+ */
+int wg_collect_files_within(struct wg_ctx *ctx, const char *path,
+			    const char *root, struct wg_pathlist *out);
+
 /* 1-based line and column of a byte offset in data (columns in characters). */
 void wg_offset_position(const char *data, size_t len, size_t offset,
 			unsigned *line, unsigned *col);
