@@ -295,6 +295,22 @@ static bool is_quantity(const char *s, size_t len)
 	return false;
 }
 
+/* A container resource name as the API server validates it: a qualified
+ * name, and a standard one when it has no prefix. */
+static bool is_resource_name(const char *s)
+{
+	static const char *const standard[] = {
+		"cpu", "memory", "ephemeral-storage",
+	};
+
+	if (!wg_is_label_key(s))
+		return false;
+	if (strchr(s, '/'))
+		return true;
+	return one_of(s, standard, COUNT(standard)) >= 0
+	       || (strncmp(s, "hugepages-", 10) == 0 && s[10]);
+}
+
 static const struct wg_node *check_overhead(struct wg_profile_loader *L,
 					    size_t i)
 {
@@ -351,9 +367,12 @@ static const struct wg_node *check_overhead(struct wg_profile_loader *L,
 
 		wg_buf_addstr(&kf, field);
 		wg_path_append_key(&kf, key->u.str, key->len);
-		if (!wg_is_label_key(name)) {
+		if (!is_resource_name(name)) {
 			wg_profile_report(L, WG_SEV_ERROR, key, kf.buf,
-					  "'%s' is not a resource name", name);
+					  "'%s' is not a resource name (cpu, "
+					  "memory, ephemeral-storage, "
+					  "hugepages-*, or a prefixed name)",
+					  name);
 			errors++;
 		} else if (!wg_is_scalar(v) || !is_quantity(v->u.str, v->len)) {
 			if (wg_is_scalar(v))
@@ -868,14 +887,6 @@ static void add_step(struct wg_profile_loader *L, const struct wg_node *at,
 					  "help plugins')", name);
 		return;
 	}
-	for (size_t i = 0; i < p->nsteps; i++)
-		if (p->steps[i].plugin == plugin) {
-			wg_profile_report(L, WG_SEV_ERROR, at, field,
-					  "plugin '%s' is listed twice", name);
-			return;
-		}
-	p->steps[p->nsteps].plugin = plugin;
-	p->step_configs[p->nsteps] = config;
 	if (config && !plugin->configure) {
 		struct wg_buf f = WG_BUF_INIT;
 
@@ -887,6 +898,14 @@ static void add_step(struct wg_profile_loader *L, const struct wg_node *at,
 		wg_buf_release(&f);
 		return;
 	}
+	for (size_t i = 0; i < p->nsteps; i++)
+		if (p->steps[i].plugin == plugin) {
+			wg_profile_report(L, WG_SEV_ERROR, at, field,
+					  "plugin '%s' is listed twice", name);
+			return;
+		}
+	p->steps[p->nsteps].plugin = plugin;
+	p->step_configs[p->nsteps] = config;
 	if (plugin->configure
 	    && plugin->configure(L->ctx, &p->arena, L->file, config,
 				 &p->steps[p->nsteps].config))
