@@ -107,6 +107,14 @@ void wg_cli_input_paths(const struct wg_profile *p, const char *profile_arg,
 int wg_cli_print_profile(struct wg_ctx *ctx, const struct wg_profile *p,
 			 const char *path);
 
+/*
+ * Runs p's chain of plugins over list, with ctx->profile set to p: the one
+ * place where a profile becomes a pipeline (run.c).  Returns
+ * wg_pipeline_run()'s status; diagnostics are on ctx.
+ */
+int wg_cli_run_chain(struct wg_ctx *ctx, const struct wg_profile *p,
+		     struct wg_resources *list);
+
 /* Parses the --load-restrictor value: rootonly or none. */
 int wg_parse_load_restrictor(const char *cmd, const char *arg, bool *none);
 

@@ -91,7 +91,6 @@ int wg_cmd_build(int argc, char **argv)
 	struct build_opts o = { 0 };
 	struct wg_inputs inputs = { 0 };
 	struct wg_resources list;
-	struct wg_chain chain = { NULL, 0 };
 	struct wg_profile profile = { 0 };
 	struct wg_pathlist paths = { 0 };
 	struct wg_ctx ctx;
@@ -106,8 +105,6 @@ int wg_cmd_build(int argc, char **argv)
 	wg_resources_init(&list);
 	if (wg_cli_load_profile(&ctx, o.profile, &o.popts, &profile) == 0) {
 		ctx.profile = &profile;
-		chain.steps = profile.steps;
-		chain.len = profile.nsteps;
 		wg_cli_input_paths(&profile, o.profile, &o.paths, &paths);
 	}
 	if (o.print_profile && ctx.profile) {
@@ -115,7 +112,7 @@ int wg_cmd_build(int argc, char **argv)
 		goto out;
 	}
 	if (!wg_ctx_failed(&ctx) && wg_cli_read(&ctx, &paths, &inputs, &list) == 0)
-		wg_pipeline_run(&ctx, &list, &chain);
+		wg_cli_run_chain(&ctx, &profile, &list);
 	if (o.explain)
 		wg_cli_explain(stderr, &ctx.log);
 	rc = wg_cli_report(&ctx, o.explain);

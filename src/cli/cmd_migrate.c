@@ -391,7 +391,6 @@ int wg_cmd_migrate(int argc, char **argv)
 {
 	struct migrate_opts o;
 	struct wg_pathlist paths = { 0 };
-	struct wg_chain chain = { NULL, 0 };
 	const char *profile_arg = NULL;
 	struct run r;
 	int rc;
@@ -417,8 +416,6 @@ int wg_cmd_migrate(int argc, char **argv)
 	    == 0) {
 		r.have_profile = true;
 		r.ctx.profile = &r.profile;
-		chain.steps = r.profile.steps;
-		chain.len = r.profile.nsteps;
 		/* no PATH: the profile's resources, as build reads them */
 		for (size_t i = 0; !paths.len && i < r.profile.nresources; i++)
 			if (strcmp(r.profile.resource_paths[i], "-") != 0)
@@ -441,7 +438,7 @@ int wg_cmd_migrate(int argc, char **argv)
 			skip(&r, r.files.items[i], r.mf[r.nmf - 1].skip);
 	}
 	if (!wg_ctx_failed(&r.ctx))
-		wg_pipeline_run(&r.ctx, &r.list, &chain);
+		wg_cli_run_chain(&r.ctx, &r.profile, &r.list);
 	/* every file, so every object that cannot be edited is reported */
 	for (size_t i = 0, ok = !wg_ctx_failed(&r.ctx); ok && i < r.nmf; i++) {
 		progress(&r, i, r.nmf, "editing", r.files.items[i]);
