@@ -1,0 +1,384 @@
+#!/usr/bin/env bash
+# The benchmark (issue 8): wingen against the libyaml floor and kustomize,
+# on the same machine in the same run.  See bench/README.md.
+#
+#   bench/run.sh [--quick] [--build DIR] [--runs N] [--note TEXT]
+#
+# For each stream size (1k, 2k, 10k, 50k objects, made by bench/gen into
+# bench/data/) it times, as the median of N runs (default 5):
+#   floor       bench/floor: libyaml parse -> emit, wingen's emitter settings
+#   fmt         wingen fmt -f STREAM
+#   build       wingen build bench/profile-3builds.yaml -f STREAM
+#   kustomize   kubectl kustomize with bench/kustomize/ (1k and 2k only:
+#               it grows quadratically)
+# and reports MB/s, peak RSS, the ratios build/floor, fmt/floor and
+# kustomize/build, the 10k->50k growth, and callgrind instruction counts
+# on the 1k stream.  It prints the tables and writes bench/RESULTS.md.
+#
+#   --quick     1k only, 3 runs; writes bench/data/RESULTS-quick.md instead
+#   --build DIR the build to measure (default build-bench, configured as
+#               Release and built here when needed)
+#   --runs N    timed runs per command (default 5, or 3 with --quick)
+#   --note TEXT a note on the conditions of the run, put in the results
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$root/build-bench
+quick=false
+runs=
+run_note=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) quick=true ;;
+	--build) build=$(cd "${2:?--build needs a folder}" 2>/dev/null && pwd \
+			 || echo "$2"); shift ;;
+	--runs) runs=${2:?--runs needs a number}; shift ;;
+	--note) run_note=${2:?--note needs a text}; shift ;;
+	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+		   exit 0 ;;
+	*) echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	esac
+	shift
+done
+if $quick; then
+	sizes=(1k)
+	runs=${runs:-3}
+	results=$root/bench/data/RESULTS-quick.md
+else
+	sizes=(1k 2k 10k 50k)
+	runs=${runs:-5}
+	results=$root/bench/RESULTS.md
+fi
+kustomize_sizes=" 1k 2k "
+data=$root/bench/data
+profile=$root/bench/profile-3builds.yaml
+mkdir -p "$data"
+
+note() { echo "run.sh: $*" >&2; }
+
+# ---- build ---------------------------------------------------------------
+if [ ! -f "$build/CMakeCache.txt" ]; then
+	note "configuring $build (Release)"
+	cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+cmake --build "$build" -j2 --target wingen bench_gen bench_floor >/dev/null
+build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")
+[ "$build_type" = Release ] \
+	|| note "warning: $build is a '$build_type' build, not Release"
+wingen=$build/wingen
+gen=$build/bench/gen
+floor=$build/bench/floor
+
+# ---- tools ---------------------------------------------------------------
+have() { command -v "$1" >/dev/null 2>&1; }
+have_hyperfine=false
+have hyperfine && have_hyperfine=true
+$have_hyperfine || note "hyperfine not found: timing with a shell loop"
+timecmd=/usr/bin/time
+[ -x "$timecmd" ] || { note "error: /usr/bin/time is missing (apt-get install time)"; exit 1; }
+have_kubectl=false
+have kubectl && have_kubectl=true
+$have_kubectl || note "kubectl not found: kustomize is not measured"
+have_valgrind=false
+have valgrind && have_valgrind=true
+$have_valgrind || note "valgrind not found: no instruction counts"
+
+objects() {	# 1k -> 1000
+	case $1 in
+	*k) echo $(( ${1%k} * 1000 )) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# ---- data ----------------------------------------------------------------
+for s in "${sizes[@]}"; do
+	mkdir -p "$data/$s"
+	"$gen" "$(objects "$s")" >"$data/$s/stream.yaml"
+	cp "$root/bench/kustomize/kustomization.yaml" \
+	   "$root/bench/kustomize/runtimeclasses.yaml" "$data/$s/"
+done
+
+# wingen build with the three-build profile, until profiles work: then
+# the default behaviour, said in the results.
+build_note=
+build_args=("$profile")
+if ! "$wingen" build "$profile" -f "$data/${sizes[0]}/stream.yaml" \
+		>/dev/null 2>"$data/build.err"; then
+	build_note="\`wingen build PROFILE\` failed here ($(head -n1 \
+		"$data/build.err")), so build was measured as \`wingen build -f\` \
+with the default behaviour, not with the three-build profile."
+	note "note: $build_note"
+	build_args=()
+	"$wingen" build -f "$data/${sizes[0]}/stream.yaml" >/dev/null \
+		|| { note "error: wingen build fails on the stream"; exit 1; }
+fi
+
+# The command line of a tool on a size, as words.
+command_for() {
+	local tool=$1 dir=$data/$2
+	case $tool in
+	floor) echo "$floor $dir/stream.yaml" ;;
+	fmt) echo "$wingen fmt -f $dir/stream.yaml" ;;
+	build) echo "$wingen build ${build_args[*]:+${build_args[*]} }-f $dir/stream.yaml" ;;
+	kustomize) echo "kubectl kustomize $dir" ;;
+	esac
+}
+
+# ---- measuring -----------------------------------------------------------
+declare -A med lo hi cpu rss ir
+tools_for() {
+	echo floor fmt build
+	if $have_kubectl && [[ $kustomize_sizes == *" $1 "* ]]; then
+		echo kustomize
+	fi
+}
+
+# Sets med/lo/hi[key] (seconds) for one command line.
+time_runs() {
+	local key=$1 cmd=$2 warmup=$3 json=$data/hyperfine.json
+	if $have_hyperfine; then
+		# Its outlier warnings are expected on a shared machine.
+		hyperfine -N --style none --warmup "$warmup" --runs "$runs" \
+			--export-json "$json" "$cmd" >/dev/null \
+			2>"$data/hyperfine.log" \
+			|| { cat "$data/hyperfine.log" >&2; return 1; }
+		med[$key]=$(sed -n 's/^ *"median": *\([0-9.e+-]*\).*/\1/p' "$json" | head -n1)
+		lo[$key]=$(sed -n 's/^ *"min": *\([0-9.e+-]*\).*/\1/p' "$json" | head -n1)
+		hi[$key]=$(sed -n 's/^ *"max": *\([0-9.e+-]*\).*/\1/p' "$json" | head -n1)
+		cpu[$key]=$(sed -n 's/^ *"\(user\|system\)": *\([0-9.e+-]*\).*/\2/p' \
+			"$json" | awk '{ t += $1 } END { print t }')
+		return
+	fi
+	local i t0 t1 times=()
+	for ((i = 0; i < warmup; i++)); do $cmd >/dev/null; done
+	for ((i = 0; i < runs; i++)); do
+		t0=$(date +%s.%N)
+		$cmd >/dev/null
+		t1=$(date +%s.%N)
+		times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')")
+	done
+	read -r lo[$key] med[$key] hi[$key] < <(printf '%s\n' "${times[@]}" \
+		| sort -g | awk '{ t[NR] = $1 } END {
+			m = NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2
+			print t[1], m, t[NR] }')
+}
+
+peak_rss() {	# kilobytes
+	local cmd=$1
+	"$timecmd" -f %M -o "$data/rss" $cmd >/dev/null
+	tail -n1 "$data/rss"
+}
+
+instructions() {
+	local cmd=$1
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null $cmd \
+		>/dev/null 2>"$data/callgrind.log"
+	sed -n 's/^==[0-9]*== Collected : *\([0-9]*\).*/\1/p' "$data/callgrind.log"
+}
+
+started=$(date -u '+%Y-%m-%d %H:%M UTC')
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+t_start=$(date +%s)
+for s in "${sizes[@]}"; do
+	for tool in $(tools_for "$s"); do
+		cmd=$(command_for "$tool" "$s")
+		note "$s $tool: $runs runs"
+		warm=1
+		[ "$tool" = kustomize ] && warm=0	# seconds per run already
+		time_runs "$s:$tool" "$cmd" "$warm"
+		rss[$s:$tool]=$(peak_rss "$cmd")
+	done
+done
+if $have_valgrind; then
+	for tool in floor fmt build; do
+		note "1k $tool: callgrind"
+		[ -f "$data/1k/stream.yaml" ] || "$gen" 1000 >"$data/1k/stream.yaml"
+		ir[$tool]=$(instructions "$(command_for "$tool" 1k)")
+	done
+fi
+elapsed=$(( $(date +%s) - t_start ))
+load_end=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# ---- report --------------------------------------------------------------
+calc() { awk "BEGIN { printf \"$1\", $2 }"; }
+bytes() { wc -c <"$data/$1/stream.yaml"; }
+
+table() {
+	echo "| objects | input MB | tool | median s | min–max s | CPU s | MB/s | peak RSS MB | RSS / input | time / floor |"
+	echo "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+	for s in "${sizes[@]}"; do
+		local b mb
+		b=$(bytes "$s")
+		mb=$(calc %.1f "$b / 1e6")
+		for tool in $(tools_for "$s"); do
+			local k=$s:$tool
+			printf '| %s | %s | %s | %s | %s–%s | %s | %s | %s | %s | %s |\n' \
+				"$s" "$mb" "$tool" \
+				"$(calc %.3f "${med[$k]}")" \
+				"$(calc %.3f "${lo[$k]}")" "$(calc %.3f "${hi[$k]}")" \
+				"$(cpu_s "$k")" \
+				"$(calc %.1f "$b / 1e6 / ${med[$k]}")" \
+				"$(calc %.1f "${rss[$k]} / 1024")" \
+				"$(calc %.2f "${rss[$k]} * 1024 / $b")" \
+				"$(calc %.2f "${med[$k]} / ${med[$s:floor]}")"
+		done
+	done
+}
+
+# CPU seconds (user + system, mean of the runs); hyperfine only.
+cpu_s() {
+	[ -n "${cpu[$1]:-}" ] && calc %.3f "${cpu[$1]}" || echo "–"
+}
+
+cpu_ratio() {
+	[ -n "${cpu[$1]:-}" ] && [ -n "${cpu[$2]:-}" ] \
+		&& calc %.2f "${cpu[$1]} / ${cpu[$2]}" || echo "–"
+}
+
+ratios() {
+	echo "| objects | build / floor | fmt / floor | kustomize / build | build / floor, CPU | fmt / floor, CPU |"
+	echo "|---:|---:|---:|---:|---:|---:|"
+	for s in "${sizes[@]}"; do
+		local k="–"
+		[ -n "${med[$s:kustomize]:-}" ] \
+			&& k=$(calc %.0f "${med[$s:kustomize]} / ${med[$s:build]}")
+		printf '| %s | %s | %s | %s | %s | %s |\n' "$s" \
+			"$(calc %.2f "${med[$s:build]} / ${med[$s:floor]}")" \
+			"$(calc %.2f "${med[$s:fmt]} / ${med[$s:floor]}")" "$k" \
+			"$(cpu_ratio "$s:build" "$s:floor")" \
+			"$(cpu_ratio "$s:fmt" "$s:floor")"
+	done
+}
+
+growth() {
+	[ -n "${med[50k:floor]:-}" ] && [ -n "${med[10k:floor]:-}" ] || return 0
+	echo "| tool | time 50k / 10k | input 50k / 10k |"
+	echo "|---|---:|---:|"
+	for tool in floor fmt build; do
+		printf '| %s | %s | %s |\n' "$tool" \
+			"$(calc %.2f "${med[50k:$tool]} / ${med[10k:$tool]}")" \
+			"$(calc %.2f "$(bytes 50k) / $(bytes 10k)")"
+	done
+}
+
+icount() {
+	[ -n "${ir[floor]:-}" ] || return 0
+	echo "| tool | instructions (Ir) | / floor |"
+	echo "|---|---:|---:|"
+	for tool in floor fmt build; do
+		printf '| %s | %s | %s |\n' "$tool" \
+			"$(echo "${ir[$tool]}" | sed ':a; s/\B[0-9]\{3\}\>/,&/; ta')" \
+			"$(calc %.2f "${ir[$tool]} / ${ir[floor]}")"
+	done
+}
+
+# The targets of issue 8, checked where this run measured them.
+verdict() { awk "BEGIN { exit !($1) }" && echo met || echo "NOT met"; }
+targets() {
+	local r
+	if [ -n "${med[50k:build]:-}" ]; then
+		r=$(calc %.2f "${med[50k:build]} / ${med[50k:floor]}")
+		echo "- build ≤ 1.3 × floor at 50k: $r × — $(verdict "$r <= 1.3")"
+		r=$(calc %.2f "${med[50k:fmt]} / ${med[50k:floor]}")
+		echo "- fmt ≤ 1.15 × floor at 50k: $r × — $(verdict "$r <= 1.15")"
+	fi
+	if [ -n "${med[2k:kustomize]:-}" ]; then
+		r=$(calc %.0f "${med[2k:kustomize]} / ${med[2k:build]}")
+		echo "- kustomize / build ≥ 100 at 2k: $r — $(verdict "$r >= 100")"
+	fi
+	if [ -n "${med[50k:build]:-}" ] && [ -n "${med[10k:build]:-}" ]; then
+		local g
+		for tool in build fmt; do
+			g=$(calc %.2f "${med[50k:$tool]} / ${med[10k:$tool]}")
+			echo "- $tool grows linearly (50k / 10k within 10% of 5×): $g × — $(verdict "$g >= 4.5 && $g <= 5.5")"
+		done
+	fi
+	# On the largest stream: at 1k the fixed cost of the process
+	# (a few MB) dominates.
+	local s=${sizes[${#sizes[@]} - 1]}
+	for tool in build fmt; do
+		r=$(calc %.2f "${rss[$s:$tool]} * 1024 / $(bytes "$s")")
+		echo "- $tool peak RSS ≤ 3 × input at $s: $r × — $(verdict "$r <= 3")"
+	done
+}
+
+machine() {
+	local cpu mem
+	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)
+	mem=$(awk '/^MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo)
+	echo "- machine: $(uname -srm); ${cpu:-unknown CPU}; $(nproc) CPUs; $mem RAM"
+	echo "- load average (1, 5, 15 min): $load_start at the start, $load_end at the end"
+	echo "- date: $started; took ${elapsed} s"
+	echo "- CPU s is user + system time (mean of the runs), less disturbed by other load than wall time"
+	local src cc rev
+	src=$(sed -n 's/^wingen_SOURCE_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
+	cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
+	if rev=$(git -C "$src" rev-parse --short HEAD 2>/dev/null); then
+		git -C "$src" diff --quiet HEAD -- src include gen transforms \
+			2>/dev/null || rev="$rev with uncommitted changes"
+	else
+		rev="not a git checkout"
+	fi
+	echo "- wingen: $($wingen version 2>/dev/null | head -n1), $build_type build of $src ($rev)"
+	echo "- libyaml $(pkg-config --modversion yaml-0.1 2>/dev/null); ${cc:-cc}: $(${cc:-cc} --version | head -n1)"
+	$have_kubectl && echo "- $(kubectl version --client 2>/dev/null | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
+	$have_hyperfine && echo "- $(hyperfine --version); $runs runs after 1 warm-up (kustomize: no warm-up)"
+	$have_hyperfine || echo "- timing: shell loop with date +%s.%N; $runs runs after 1 warm-up (kustomize: none)"
+	$have_valgrind && echo "- $(valgrind --version)"
+	return 0
+}
+
+commands() {
+	echo '```'
+	echo "bench/gen N > bench/data/SIZE/stream.yaml"
+	for tool in floor fmt build kustomize; do
+		command_for "$tool" SIZE | sed "s|$build/|BUILD/|g; s|$root/||g"
+	done
+	echo "/usr/bin/time -f %M COMMAND      # peak RSS"
+	echo "valgrind --tool=callgrind COMMAND  # on the 1k stream"
+	echo '```'
+	echo "BUILD is \`${build#$root/}\`; every command writes to /dev/null."
+}
+
+report() {
+	echo "# wingen benchmark results"
+	echo
+	echo "Written by \`bench/run.sh$($quick && echo ' --quick')\`; see bench/README.md for what is"
+	echo "measured and where the time goes.  Times are wall-clock medians."
+	echo "The machine has 2 CPUs shared with other work, so the numbers are"
+	echo "noisy: compare runs by the instruction counts below, and by the"
+	echo "ratios of tools measured in the same run."
+	[ -n "$build_note" ] && { echo; echo "**Note:** $build_note"; }
+	[ -n "$run_note" ] && { echo; echo "**Note:** $run_note"; }
+	echo
+	echo "## Wall time, throughput and memory"
+	echo
+	table
+	echo
+	echo "## Ratios"
+	echo
+	ratios
+	local g
+	g=$(growth)
+	[ -n "$g" ] && { echo; echo "## Growth from 10k to 50k objects"; echo; echo "$g"; }
+	g=$(icount)
+	[ -n "$g" ] && { echo; echo "## Instruction counts, 1k stream (callgrind)"; echo; echo "$g"; }
+	echo
+	echo "## Targets of issue 8"
+	echo
+	targets
+	echo
+	echo "## Commands"
+	echo
+	commands
+	echo
+	echo "## Machine"
+	echo
+	machine
+}
+
+report >"$results.tmp"
+mv "$results.tmp" "$results"
+echo
+sed -n '/^## Wall time/,/^## Commands/p' "$results" | sed '$d'
+note "wrote ${results#$root/}"
