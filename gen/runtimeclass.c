@@ -540,10 +540,12 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 		if (wg_runtime_class_validate(ctx, res))
 			continue;
 		if (!wg_scalar_is(wg_path_get(root, "metadata.name"),
-				  b->runtime_class))
+				  b->runtime_class)) {
 			wg_error(ctx, res, NULL, "metadata.name", "the "
 				 "template must name the RuntimeClass "
 				 "$runtimeClass");
+			continue;
+		}
 		existing = find_existing(list, b->runtime_class);
 		if (existing) {
 			if (!wg_node_equal(comparable(&scratch, existing->root),
