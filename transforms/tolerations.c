@@ -10,26 +10,6 @@
 #include "tx.h"
 #include "wingen/sched.h"
 
-/* The toleration for taint, as a new block mapping. */
-static struct wg_node *toleration(struct wg_arena *arena,
-				  const struct wg_taint *taint)
-{
-	struct wg_node *t = wg_node_new_map(arena);
-
-	wg_map_insert(arena, t, t->len, "key",
-		      wg_node_new_str(arena, taint->key));
-	wg_map_insert(arena, t, t->len, "operator",
-		      wg_node_new_str(arena, taint->value ? "Equal"
-							  : "Exists"));
-	if (taint->value)
-		wg_map_insert(arena, t, t->len, "value",
-			      wg_node_new_str(arena, taint->value));
-	if (taint->effect)
-		wg_map_insert(arena, t, t->len, "effect",
-			      wg_node_new_str(arena, taint->effect));
-	return t;
-}
-
 static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	       struct wg_resource *res, const void *config)
 {
@@ -51,7 +31,7 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 			 "is not a list");
 		goto out;
 	}
-	t = toleration(&list->arena, taint);
+	t = wg_taint_toleration(&list->arena, taint);
 	if (wg_tolerations_find_superset(seq, t) >= 0)
 		goto out;
 	seq = wg_map_ensure_seq(&list->arena, sel->pod.spec, "tolerations");
