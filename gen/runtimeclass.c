@@ -486,9 +486,9 @@ static void report_conflict(struct wg_ctx *ctx, struct wg_resources *list,
 		wg_node_to_flow(&ws, wv);
 	wg_error(ctx, existing, wg_path_get(existing->root, path.buf),
 		 path.len ? path.buf : NULL,
-		 "differs from the RuntimeClass windows.builds[%zu] of the "
-		 "profile makes: %s here, %s there; remove it or make it "
-		 "match", build, hv ? hs.buf : "absent",
+		 "differs from the RuntimeClass the profile makes for "
+		 "windows.builds[%zu]: %s here, %s from the profile; remove "
+		 "it or make it match", build, hv ? hs.buf : "absent",
 		 wv ? ws.buf : "absent");
 	wg_buf_release(&hs);
 	wg_buf_release(&ws);
@@ -530,11 +530,11 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 		struct wg_arena scratch = WG_ARENA_INIT;
 		bool drop;
 
-		mark_new(root);
 		if (subst(ctx, arena, &root, &v, &drop)) {
 			rc = -1;	/* the same for every build */
 			break;
 		}
+		mark_new(root);	/* after subst: its errors need positions */
 		res = wg_resource_new(list, root, NULL, 0);
 		res->flags |= WG_RES_GENERATED;
 		if (wg_runtime_class_validate(ctx, res))

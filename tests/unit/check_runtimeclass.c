@@ -280,9 +280,9 @@ START_TEST(input_runtime_class_that_differs_is_an_error)
 		"    node.kubernetes.io/windows-build: '10.0.20348'\n"
 		"  tolerations:\n  - key: os\n    operator: Equal\n"
 		"    value: windows\n    effect: NoSchedule\n");
-	d = find_diag("differs from the RuntimeClass windows.builds[0] of the "
-		      "profile makes: runhcs-wcow-hypervisor here, "
-		      "runhcs-wcow-process there");
+	d = find_diag("differs from the RuntimeClass the profile makes for "
+		      "windows.builds[0]: runhcs-wcow-hypervisor here, "
+		      "runhcs-wcow-process from the profile");
 	ck_assert_str_eq(d->field, "handler");
 	ck_assert_uint_eq(d->line, 5);
 	ck_assert_str_eq(d->ref.name, "windows-ltsc2022");
