@@ -87,18 +87,30 @@ static long item_index(const struct wg_node *root, const struct wg_node *item)
 int wg_migrate_load(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		    const char *path, struct wg_resources *list)
 {
+	struct wg_input in;
+
+	memset(f, 0, sizeof(*f));
+	wg_buf_init(&f->out);
+	if (wg_input_read(ctx, path, &in))
+		return -1;
+	return wg_migrate_load_input(ctx, f, &in, list);
+}
+
+int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
+			  struct wg_input *in, struct wg_resources *list)
+{
 	struct wg_reader r;
 	struct wg_node *root;
 	size_t cap = 0;
 	unsigned index;
-	bool objects = false;
-	const char *file;
+	bool objects = false, json;
+	const char *file, *path = in->name;
 	int rc;
 
 	memset(f, 0, sizeof(*f));
 	wg_buf_init(&f->out);
-	if (wg_input_read(ctx, path, &f->in))
-		return -1;
+	f->in = *in;
+	memset(in, 0, sizeof(*in));
 	if (wg_migrate_is_template(f->in.data, f->in.len)) {
 		f->skip = "a Helm template ('{{' outside quoted scalars)";
 		return 0;
@@ -111,9 +123,14 @@ int wg_migrate_load(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		f->ndocs++;
 		objects = objects || is_object(root);
 	}
+	json = r.json_stream;
 	wg_reader_release(&r);
 	if (rc < 0)
 		return -1;
+	if (json) {
+		f->skip = "a stream of JSON objects";
+		return 0;
+	}
 	if (!objects) {
 		f->skip = "no Kubernetes objects (apiVersion and kind)";
 		return 0;

@@ -205,7 +205,8 @@ static struct wg_pos_node *locate(struct planner *p,
 {
 	struct wg_pos_node *pn = wg_pos_map_get(p->map, n);
 
-	if (pn && kind && pn->kind != kind)
+	/* an alias stands for any kind: check_path() reports it */
+	if (pn && kind && pn->kind != kind && pn->kind != WG_POS_ALIAS)
 		return NULL;
 	return pn;
 }
@@ -274,7 +275,7 @@ static int replace_in_map(struct planner *p, const struct wg_tdiff *c,
 	struct wg_buf text = WG_BUF_INIT;
 	size_t colon, eol;
 
-	if (!pk || !pv)
+	if (!pk || !pv || pk->kind != WG_NODE_SCALAR)
 		return refuse(p, pm, "cannot find the key in the text");
 	if (check_old(p, pv))
 		return -1;
@@ -407,7 +408,7 @@ static int remove_from_map(struct planner *p, const struct wg_tdiff *c,
 	struct wg_pos_node *pv = locate(p, c->old_value, 0);
 	struct wg_pos_node *next = NULL;
 
-	if (!pk || !pv)
+	if (!pk || !pv || pk->kind != WG_NODE_SCALAR)
 		return refuse(p, pm, "cannot find the key in the text");
 	if (check_path(p, pv) || check_old(p, pv))
 		return -1;
@@ -532,10 +533,10 @@ static int plan_one(struct planner *p, const struct wg_tdiff *c)
 	if (!pp)
 		return refuse(p, NULL, "cannot find the changed field in "
 			      "the text");
-	if (pp->flags & WG_POS_FLOW)
-		return refuse(p, pp, "the change is inside a flow collection");
 	if (check_path(p, pp))
 		return -1;
+	if (pp->flags & WG_POS_FLOW)
+		return refuse(p, pp, "the change is inside a flow collection");
 	switch (c->kind) {
 	case WG_TDIFF_REPLACE:
 		return pp->kind == WG_NODE_MAP ? replace_in_map(p, c, pp)

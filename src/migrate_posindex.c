@@ -349,7 +349,11 @@ int wg_pos_index_build(struct wg_pos_index *ix, const char *data, size_t len,
 	b.ix = ix;
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
+	/* Without the BOM: with the encoding forced libyaml would read it
+	 * as content.  Marks then count from lines[0], past it. */
+	yaml_parser_set_input_string(&parser,
+				     (const unsigned char *)data + ix->lines[0],
+				     len - ix->lines[0]);
 	for (bool done = false; !done;) {
 		yaml_event_t e;
 

@@ -95,18 +95,23 @@ void wg_render_scalar(struct wg_buf *out, const struct wg_node *n,
 void wg_render_scalar_as(struct wg_buf *out, const struct wg_node *n,
 			 enum wg_scalar_style old_style)
 {
-	if (n->style == WG_STYLE_PLAIN) {
+	bool typed = n->style == WG_STYLE_PLAIN
+		     && wg_resolve_yaml11(n->u.str, n->len) != WG_TYPE_STR;
+
+	if (typed || wg_node_tag(n) || !n->len) {
 		wg_render_scalar(out, n, false);
 		return;
 	}
-	render_tag(out, n);
+	/* A string: written the way the old value was, when it can be. */
 	if (old_style == WG_STYLE_SINGLE && single_ok(n->u.str, n->len))
 		single_quote(out, n->u.str, n->len);
-	else if (old_style == WG_STYLE_PLAIN && !wg_node_tag(n) && n->len
+	else if (old_style == WG_STYLE_DOUBLE)
+		wg_json_quote(out, n->u.str, n->len);
+	else if (old_style == WG_STYLE_PLAIN
 		 && !wg_scalar_needs_quotes(n->u.str, n->len))
 		wg_buf_add(out, n->u.str, n->len);
 	else
-		wg_json_quote(out, n->u.str, n->len);
+		wg_render_scalar(out, n, false);
 }
 
 void wg_render_flow(struct wg_buf *out, const struct wg_node *n, bool pad)

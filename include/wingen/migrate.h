@@ -336,6 +336,10 @@ struct wg_migrate_opts {
 int wg_migrate_load(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		    const char *path, struct wg_resources *list);
 
+/* The same for text already in memory: takes over in (left empty). */
+int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
+			  struct wg_input *in, struct wg_resources *list);
+
 /*
  * After the chain ran over list: plans and applies the edits of f's
  * objects into f->out and checks that the new text reads back as exactly
