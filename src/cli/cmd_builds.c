@@ -17,7 +17,10 @@ static void runs(struct wg_buf *out, const struct wg_release *host,
 	bool first = true;
 
 	for (const struct wg_release *r = wg_releases; r->name; r++) {
-		if (!wg_release_can_run(host, r))
+		/* Releases with no base images of their own (23H2) add
+		 * nothing to what a host can run. */
+		if (!wg_release_can_run(host, r)
+		    || !(r->servercore || r->nanoserver || r->server))
 			continue;
 		wg_buf_addstr(out, first ? "" : sep);
 		if (quote)

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The profile on the command line: the embedded default, --print-profile,
+# "build -", usage errors, and "wingen builds".
+#   profile_cli.sh WINGEN YAMLCMP CORPUS
+set -u
+wingen=$1 yamlcmp=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+fail=0
+no() { echo "FAIL $*"; fail=1; }
+
+# The default profile prints, and what it prints loads back to the same.
+"$wingen" build --print-profile >default.yaml 2>err || no "print-profile: exit $?"
+[ -s err ] && no "print-profile wrote to stderr: $(cat err)"
+grep -q "^kind: Profile$" default.yaml || no "print-profile: not a profile"
+grep -q "runtimeClass: windows-ltsc2022" default.yaml || no "print-profile: no ltsc2022"
+"$wingen" build default.yaml --print-profile >again.yaml 2>err || no "reload: $(cat err)"
+sed 's/^  name: default$/  name: X/' default.yaml >a
+sed 's/^  name: default$/  name: X/' again.yaml >b
+cmp -s a b || no "printed default profile does not load back the same"
+# --print-profile never reads manifests (stdin stays untouched).
+echo "not: [yaml" | "$wingen" build --print-profile >/dev/null 2>err \
+	|| no "print-profile read stdin: $(cat err)"
+
+# "build -": the default profile, manifests on stdin; RuntimeClass first.
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n' >cm.yaml
+"$wingen" build - <cm.yaml >out 2>err || no "build -: exit $?: $(cat err)"
+head -2 out | grep -q "kind: RuntimeClass" || no "build -: RuntimeClass not first"
+grep -q "name: c}" out || no "build -: input lost"
+# The same with no argument at all, and the same as the printed profile.
+"$wingen" build <cm.yaml >out2 2>/dev/null
+cmp -s out out2 || no "build and build - differ"
+"$wingen" build default.yaml <cm.yaml >out3 2>/dev/null
+cmp -s out out3 || no "build with the printed default profile differs"
+
+# A bad profile: exit 1, nothing on stdout, also with --print-profile.
+printf 'apiVersion: wingen.dev/v1alpha1\nkind: Profile\nwindows: {builds: [{release: x}]}\n' >bad.yaml
+"$wingen" build bad.yaml --print-profile <cm.yaml >out 2>err
+[ $? = 1 ] || no "bad profile: exit status"
+[ -s out ] && no "bad profile: wrote to stdout"
+grep -q "^bad.yaml:3:30: error: windows.builds\[0\].release: unknown release 'x'" err \
+	|| no "bad profile: message: $(cat err)"
+
+# Usage errors exit 2.
+"$wingen" build --load-restrictor sometimes </dev/null >/dev/null 2>err
+[ $? = 2 ] && grep -q "must be 'rootonly' or 'none'" err || no "--load-restrictor usage"
+"$wingen" build --templates </dev/null >/dev/null 2>&1
+[ $? = 2 ] || no "--templates without a value"
+"$wingen" build a.yaml b.yaml </dev/null >/dev/null 2>&1
+[ $? = 2 ] || no "two profiles"
+"$wingen" build --templates /nonexistent </dev/null >/dev/null 2>err
+[ $? = 1 ] && grep -q "not a folder" err || no "--templates missing folder"
+"$wingen" build --load-restrictor LoadRestrictionsNone --print-profile >/dev/null \
+	|| no "kustomize spelling of --load-restrictor"
+
+# wingen builds: a table and JSON with one entry per release.
+"$wingen" builds >table || no "builds: exit $?"
+[ "$(wc -l <table)" = 9 ] || no "builds: $(wc -l <table) lines"
+grep -Eq "^ltsc2022 +10\.0\.20348 +2022,21H2 +ltsc2022 +ltsc2022 +ltsc2022 +ltsc2022 +supported$" table \
+	|| no "builds: ltsc2022 row: $(grep ^ltsc2022 table)"
+grep -Eq "^ltsc2025 .* ltsc2022,ltsc2025 +supported$" table || no "builds: ltsc2025 runs ltsc2022 images"
+"$wingen" builds -o json >json || no "builds -o json: exit $?"
+[ "$(grep -c '"name":' json)" = 8 ] || no "builds -o json: entries"
+# JSON is YAML: it parses, and the table's facts are in it.
+"$yamlcmp" json json >/dev/null 2>&1 || no "builds -o json does not parse"
+grep -q '"name": "23H2", "aliases": \[\], "build": "10.0.25398", "number": 25398, "ltsc": false, "supported": false, "endOfLife": true' json \
+	|| no "builds -o json: 23H2: $(grep 23H2 json)"
+if command -v python3 >/dev/null; then
+	python3 -c 'import json,sys; d=json.load(open("json")); assert len(d)==8 and d[5]["runs"]==["ltsc2022"]' \
+		|| no "builds -o json is not the JSON expected"
+fi
+"$wingen" builds -o yaml >/dev/null 2>&1
+[ $? = 2 ] || no "builds -o yaml: usage error expected"
+"$wingen" help | grep -q "^  builds " || no "help lists builds"
+
+exit $fail
