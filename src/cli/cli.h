@@ -118,8 +118,23 @@ int wg_cli_run_chain(struct wg_ctx *ctx, const struct wg_profile *p,
 /* Parses the --load-restrictor value: rootonly or none. */
 int wg_parse_load_restrictor(const char *cmd, const char *arg, bool *none);
 
+/*
+ * The KRM function on an input already read (cmd_fn.c): takes over in.
+ * Returns the exit status.
+ */
+int wg_cli_fn(struct wg_input *in);
+
+/*
+ * "wingen" with no command: when stdin is not a terminal and holds a
+ * ResourceList, runs as "wingen fn" and returns its exit status; else -1
+ * (stdin may have been read).
+ */
+int wg_cli_fn_implicit(void);
+
 /* Command entry points. */
 int wg_cmd_build(int argc, char **argv);
+int wg_cmd_check(int argc, char **argv);
+int wg_cmd_fn(int argc, char **argv);
 int wg_cmd_builds(int argc, char **argv);
 int wg_cmd_fmt(int argc, char **argv);
 int wg_cmd_migrate(int argc, char **argv);

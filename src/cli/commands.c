@@ -45,6 +45,70 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
+		"check", wg_cmd_check,
+		"check [PROFILE] [-f PATH]... [--output-format text|json] "
+		"[--strict]",
+		"Run the chain as build does and report, writing no manifests.",
+		"Reads the same inputs as build and runs the same chain, then\n"
+		"prints every diagnostic (errors, warnings, notes) on stdout, one\n"
+		"line each (file:line:col: severity: Kind/name: field: message),\n"
+		"and a summary line; or, with --output-format json, one JSON\n"
+		"document with the diagnostics and every change the chain would\n"
+		"make.  Exit status 1 when there is an error (with --strict, a\n"
+		"warning too), else 0: a gate for CI.\n\n"
+		"options:\n"
+		"  -f, --filename PATH      input file, folder or - (repeatable)\n"
+		"      --output-format FMT  text (default) or json\n"
+		"      --strict             treat warnings as errors\n"
+		"      --templates DIR      templates overriding the embedded ones\n"
+		"      --load-restrictor R  rootonly (default) or none, as for build\n"
+		"  -h, --help               show this help\n",
+	},
+	{
+		"fn", wg_cmd_fn, "fn",
+		"Run as a KRM function: ResourceList on stdin and stdout.",
+		"For kpt (kpt fn eval DIR --exec wingen, a Kptfile pipeline) and\n"
+		"kustomize exec functions.  Reads one ResourceList (apiVersion\n"
+		"config.kubernetes.io/v1, v1beta1 or v2alpha1) and writes one back\n"
+		"with the same apiVersion: the items after the chain, with every\n"
+		"annotation kept, generated RuntimeClasses first (annotated with\n"
+		"the path runtimeclasses.yaml), and results: each diagnostic and\n"
+		"each change (severity info, with field path and values).  Items\n"
+		"marked config.kubernetes.io/local-config: \"true\" and the\n"
+		"Kptfile pass through untouched.  The ResourceList is written even\n"
+		"on failure (then with the items unchanged); the exit status is 1\n"
+		"exactly when a result is an error.  \"wingen\" with no command\n"
+		"and a ResourceList on stdin does the same.\n\n"
+		"functionConfig:\n"
+		"  none                     the embedded default profile\n"
+		"  a wingen.dev/v1alpha1 Profile (kpt --fn-config profile.yaml)\n"
+		"  a ConfigMap (kpt: -- key=value ...; Kptfile: configMap:) whose\n"
+		"  data keys change the default profile:\n"
+		"    release=R              one build: ltsc2022, 2019, 10.0.20348...\n"
+		"    releases=R1,R2         several builds; the first is the default\n"
+		"    default=R              build of a workload that names none\n"
+		"    arch=amd64|arm64       architecture of every build\n"
+		"    handler=H              CRI handler of every build\n"
+		"    runtimeClass=NAME      RuntimeClass name (one build only)\n"
+		"    taint=K=V:EFFECT       taint of Windows nodes (or K:EFFECT)\n"
+		"    select-image=RE        Windows workloads: an image matches RE;\n"
+		"    select-kinds=K1,K2     ... and of these kinds;\n"
+		"    select-name=RE         ... and the name matches (anchored);\n"
+		"    select-namespace=RE    ... and the namespace matches;\n"
+		"    label-selector=SEL     ... and the labels match (app=web);\n"
+		"    annotation-selector=SEL  ... and the annotations match\n"
+		"                           (any select key replaces the default\n"
+		"                           image rules with this one entry)\n"
+		"    linux-pin=true|false   pin every other workload to Linux\n"
+		"    services-fix=true|false  fix Services of Windows pods\n"
+		"    network-mode=overlay|l2bridge\n"
+		"    dsr=true|false         kube-proxy on Windows runs with DSR\n"
+		"    transforms=P1,P2       the plugin chain\n"
+		"    strict=true|false      warnings are errors\n\n"
+		"options:\n"
+		"  -h, --help               show this help\n",
+	},
+	{
 		"fmt", wg_cmd_fmt,
 		"fmt [-f PATH]... [-o FILE] [--output-format yaml|json]",
 		"Read manifests and write them back unchanged (no plugins).",

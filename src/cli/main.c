@@ -13,8 +13,13 @@ int main(int argc, char **argv)
 	const struct wg_command *cmd;
 
 	wg_output_install_cleanup();
-	if (argc < 2)
-		return wg_usage_error(NULL, "no command given");
+	if (argc < 2) {
+		/* As kustomize and kpt run an exec function: no arguments,
+		 * a ResourceList on stdin. */
+		int rc = wg_cli_fn_implicit();
+
+		return rc >= 0 ? rc : wg_usage_error(NULL, "no command given");
+	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
 		return wg_cmd_help(argc - 1, argv + 1);
 	if (strcmp(argv[1], "--version") == 0)

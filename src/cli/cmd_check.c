@@ -1,0 +1,264 @@
+/*
+ * wingen check: run the chain as build does, write no manifests, report
+ * every diagnostic (text, or one JSON document with the changes too).
+ * Exit 1 on an error (--strict: on a warning too).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "wingen/alloc.h"
+#include "wingen/profile.h"
+#include "wingen/scalar.h"
+
+struct check_opts {
+	const char *profile;
+	struct wg_pathlist paths;
+	bool json;
+	bool strict;
+	struct wg_profile_opts popts;
+};
+
+static int parse(int argc, char **argv, struct check_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "filename", required_argument, NULL, 'f' },
+		{ "output-format", required_argument, NULL, 'F' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "templates", required_argument, NULL, 'T' },
+		{ "load-restrictor", required_argument, NULL, 'R' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			wg_pathlist_add(&o->paths, optarg);
+			break;
+		case 'F':
+			if (strcmp(optarg, "json") == 0)
+				o->json = true;
+			else if (strcmp(optarg, "text") != 0)
+				return wg_usage_error("check",
+						      "--output-format must be "
+						      "'text' or 'json', not "
+						      "'%s'", optarg);
+			break;
+		case 's':
+			o->strict = true;
+			break;
+		case 'T':
+			o->popts.templates = optarg;
+			break;
+		case 'R':
+			if (wg_parse_load_restrictor("check", optarg,
+					&o->popts.load_restrictor_none))
+				return WG_EXIT_USAGE;
+			break;
+		case 'h':
+			return -1;
+		case ':':
+			return wg_usage_error("check", "option '%s' needs a "
+					      "value", argv[optind - 1]);
+		default:
+			return wg_usage_error("check", "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		o->profile = argv[optind++];
+	if (optind < argc)
+		return wg_usage_error("check", "unexpected argument '%s'",
+				      argv[optind]);
+	return 0;
+}
+
+/* ---- counting changed objects -------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The number of distinct objects the changes are about. */
+static size_t objects_changed(const struct wg_log *log)
+{
+	char **keys = wg_xcalloc(log->nchanges + 1, sizeof(*keys));
+	size_t n = 0;
+
+	for (size_t i = 0; i < log->nchanges; i++) {
+		const struct wg_ref *r = &log->changes[i].ref;
+		struct wg_buf k = WG_BUF_INIT;
+
+		wg_buf_addf(&k, "%s\037%u\037%s\037%s\037%s",
+			    r->file ? r->file : "", r->index,
+			    r->kind ? r->kind : "",
+			    r->namespace_ ? r->namespace_ : "",
+			    r->name ? r->name : "");
+		keys[i] = wg_buf_detach(&k, NULL);
+	}
+	qsort(keys, log->nchanges, sizeof(*keys), cmp_str);
+	for (size_t i = 0; i < log->nchanges; i++)
+		if (i == 0 || strcmp(keys[i], keys[i - 1]) != 0)
+			n++;
+	for (size_t i = 0; i < log->nchanges; i++)
+		free(keys[i]);
+	free(keys);
+	return n;
+}
+
+static const char *plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+static void print_text(const struct wg_ctx *ctx, size_t objects)
+{
+	const size_t *c = ctx->log.counts;
+
+	wg_log_print(stdout, &ctx->log, WG_SEV_INFO);
+	printf("wingen check: %zu %s, %zu %s, %zu %s; %zu %s to %zu %s\n",
+	       c[WG_SEV_ERROR], plural(c[WG_SEV_ERROR], "error", "errors"),
+	       c[WG_SEV_WARNING],
+	       plural(c[WG_SEV_WARNING], "warning", "warnings"),
+	       c[WG_SEV_INFO], plural(c[WG_SEV_INFO], "note", "notes"),
+	       ctx->log.nchanges,
+	       plural(ctx->log.nchanges, "change", "changes"), objects,
+	       plural(objects, "object", "objects"));
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void jstr(struct wg_buf *b, const char *key, const char *s, bool comma)
+{
+	if (!s)
+		return;
+	if (comma)
+		wg_buf_addstr(b, ", ");
+	wg_json_quote(b, key, strlen(key));
+	wg_buf_addstr(b, ": ");
+	wg_json_quote(b, s, strlen(s));
+}
+
+static void jref(struct wg_buf *b, const struct wg_ref *r)
+{
+	if (!r->kind && !r->name)
+		return;
+	wg_buf_addstr(b, ", \"resource\": {");
+	jstr(b, "kind", r->kind ? r->kind : "", false);
+	jstr(b, "apiVersion", r->api_version, true);
+	jstr(b, "name", r->name, true);
+	jstr(b, "namespace", r->namespace_, true);
+	wg_buf_addch(b, '}');
+}
+
+static void jpos(struct wg_buf *b, const char *file, uint32_t line,
+		 uint32_t col)
+{
+	jstr(b, "file", file, true);
+	if (line)
+		wg_buf_addf(b, ", \"line\": %u", (unsigned)line);
+	if (col)
+		wg_buf_addf(b, ", \"column\": %u", (unsigned)col);
+}
+
+static const char *op_name(enum wg_change_op op)
+{
+	static const char *const names[] = { "set", "add", "remove",
+					     "create" };
+
+	return (unsigned)op < 4 ? names[op] : "set";
+}
+
+static void print_json(const struct wg_ctx *ctx, size_t objects, bool failed)
+{
+	const struct wg_log *log = &ctx->log;
+	struct wg_buf b = WG_BUF_INIT;
+
+	wg_buf_addf(&b, "{\n  \"apiVersion\": \"wingen.dev/v1alpha1\",\n"
+		    "  \"kind\": \"CheckReport\",\n"
+		    "  \"summary\": {\"passed\": %s, \"errors\": %zu, "
+		    "\"warnings\": %zu, \"notes\": %zu, \"changes\": %zu, "
+		    "\"objects\": %zu, \"strict\": %s},\n"
+		    "  \"diagnostics\": [",
+		    failed ? "false" : "true", log->counts[WG_SEV_ERROR],
+		    log->counts[WG_SEV_WARNING], log->counts[WG_SEV_INFO],
+		    log->nchanges, objects, ctx->strict ? "true" : "false");
+	for (size_t i = 0; i < log->ndiags; i++) {
+		const struct wg_diag *d = &log->diags[i];
+
+		wg_buf_addstr(&b, i ? ",\n    {" : "\n    {");
+		jstr(&b, "severity", wg_severity_name(d->severity), false);
+		jpos(&b, d->file, d->line, d->col);
+		jref(&b, &d->ref);
+		jstr(&b, "field", d->field, true);
+		jstr(&b, "message", d->message, true);
+		wg_buf_addch(&b, '}');
+	}
+	wg_buf_addstr(&b, log->ndiags ? "\n  ],\n  \"changes\": ["
+				      : "],\n  \"changes\": [");
+	for (size_t i = 0; i < log->nchanges; i++) {
+		const struct wg_change *c = &log->changes[i];
+
+		wg_buf_addstr(&b, i ? ",\n    {" : "\n    {");
+		jstr(&b, "op", op_name(c->op), false);
+		jpos(&b, c->file ? c->file : c->ref.file, c->line, 0);
+		jref(&b, &c->ref);
+		jstr(&b, "field", c->field, true);
+		jstr(&b, "old", c->old_value, true);
+		jstr(&b, "new", c->new_value, true);
+		jstr(&b, "plugin", c->plugin, true);
+		jstr(&b, "reason", c->reason, true);
+		wg_buf_addch(&b, '}');
+	}
+	wg_buf_addstr(&b, log->nchanges ? "\n  ]\n}\n" : "]\n}\n");
+	fwrite(b.buf, 1, b.len, stdout);
+	wg_buf_release(&b);
+}
+
+int wg_cmd_check(int argc, char **argv)
+{
+	struct check_opts o = { 0 };
+	struct wg_inputs inputs = { 0 };
+	struct wg_resources list;
+	struct wg_profile profile = { 0 };
+	struct wg_pathlist paths = { 0 };
+	struct wg_ctx ctx;
+	bool failed;
+	int rc = parse(argc, argv, &o);
+
+	if (rc) {
+		wg_pathlist_release(&o.paths);
+		return rc < 0 ? wg_print_help("check") : rc;
+	}
+	wg_ctx_init(&ctx);
+	ctx.strict = o.strict;
+	wg_resources_init(&list);
+	if (wg_cli_load_profile(&ctx, o.profile, &o.popts, &profile) == 0) {
+		ctx.profile = &profile;
+		wg_cli_input_paths(&profile, o.profile, &o.paths, &paths);
+		if (wg_cli_read(&ctx, &paths, &inputs, &list) == 0)
+			wg_cli_run_chain(&ctx, &profile, &list);
+	}
+	failed = wg_ctx_failed(&ctx);
+	if (o.json)
+		print_json(&ctx, objects_changed(&ctx.log), failed);
+	else
+		print_text(&ctx, objects_changed(&ctx.log));
+	if (fflush(stdout) != 0 || ferror(stdout))
+		failed = true;
+	wg_resources_release(&list);
+	wg_inputs_release(&inputs);
+	if (ctx.profile)
+		wg_profile_release(&profile);
+	wg_pathlist_release(&paths);
+	wg_pathlist_release(&o.paths);
+	wg_ctx_release(&ctx);
+	return failed ? WG_EXIT_FAIL : WG_EXIT_OK;
+}

@@ -1,0 +1,109 @@
+/*
+ * wingen fn: a KRM function.  One ResourceList on stdin, one on stdout,
+ * always (with the results, even on failure); exit 1 exactly when a
+ * result is an error; human-readable diagnostics on stderr.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "wingen/krm.h"
+#include "wingen/output.h"
+
+/* The name of stdin in messages: positions are in the ResourceList. */
+#define STDIN_NAME "<stdin>"
+
+int wg_cli_fn(struct wg_input *in)
+{
+	struct wg_ctx ctx;
+	struct wg_krm krm;
+	struct wg_profile profile;
+	struct wg_buf out = WG_BUF_INIT;
+	bool have_profile = false, failed;
+	size_t before;
+	int status;
+
+	wg_ctx_init(&ctx);
+	wg_krm_init(&krm);
+	if (wg_krm_read(&ctx, in, &krm) == 0
+	    && wg_krm_profile(&ctx, &krm, NULL, &profile) == 0) {
+		size_t first = ctx.log.ndiags;
+
+		have_profile = true;
+		wg_cli_run_chain(&ctx, &profile, &krm.list);
+		wg_krm_rebase(&ctx, &krm, first);
+	}
+	failed = wg_ctx_failed(&ctx);
+	if (failed && have_profile) {
+		/* All or nothing: the items go back as they came. */
+		struct wg_ctx quiet;
+
+		wg_ctx_init(&quiet);
+		wg_krm_release(&krm);
+		wg_krm_init(&krm);
+		wg_krm_read(&quiet, in, &krm);
+		krm.unchanged = true;
+		wg_ctx_release(&quiet);
+	} else if (!failed) {
+		wg_krm_annotate_generated(&krm);
+	}
+	if (wg_krm_write(&ctx, &krm, &out))
+		failed = true;
+	fflush(stdout);
+	wg_log_print(stderr, &ctx.log, WG_SEV_WARNING);
+	before = ctx.log.ndiags;
+	status = wg_output_write(&ctx, NULL, out.buf, out.len);
+	for (size_t i = before; status == WG_OUT_ERROR && i < ctx.log.ndiags;
+	     i++)
+		wg_diag_print(stderr, &ctx.log.diags[i]);
+	wg_buf_release(&out);
+	wg_krm_release(&krm);
+	if (have_profile)
+		wg_profile_release(&profile);
+	wg_ctx_release(&ctx);
+	wg_input_release(in);
+	return failed || status ? WG_EXIT_FAIL : WG_EXIT_OK;
+}
+
+int wg_cmd_fn(int argc, char **argv)
+{
+	struct wg_input in;
+	struct wg_ctx ctx;
+
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0
+			 || strcmp(argv[1], "-h") == 0))
+		return wg_print_help("fn");
+	if (argc > 1)
+		return wg_usage_error("fn", "unexpected argument '%s' "
+				      "(settings come in the functionConfig)",
+				      argv[1]);
+	wg_ctx_init(&ctx);
+	if (wg_input_read_fd(&ctx, STDIN_FILENO, STDIN_NAME, &in)) {
+		wg_log_print(stderr, &ctx.log, WG_SEV_WARNING);
+		wg_ctx_release(&ctx);
+		return WG_EXIT_FAIL;
+	}
+	wg_ctx_release(&ctx);
+	return wg_cli_fn(&in);
+}
+
+int wg_cli_fn_implicit(void)
+{
+	struct wg_input in;
+	struct wg_ctx ctx;
+	int rc;
+
+	if (isatty(STDIN_FILENO))
+		return -1;
+	wg_ctx_init(&ctx);
+	rc = wg_input_read_fd(&ctx, STDIN_FILENO, STDIN_NAME, &in);
+	wg_ctx_release(&ctx);
+	if (rc)
+		return -1;
+	if (!wg_krm_sniff(&in)) {
+		wg_input_release(&in);
+		return -1;
+	}
+	return wg_cli_fn(&in);
+}
