@@ -119,6 +119,19 @@ int wg_cli_run_chain(struct wg_ctx *ctx, const struct wg_profile *p,
 int wg_parse_load_restrictor(const char *cmd, const char *arg, bool *none);
 
 /*
+ * build --diff and --check (diff.c).  wg_cli_snapshot() records each
+ * resource of list as the YAML writer writes it (in res->payload, in the
+ * list's arena); after the chain, wg_cli_diff() appends to diff (when not
+ * NULL) a unified diff per object that changed, appeared or went away,
+ * headed "--- a/FILE (Kind/name)" / "+++ b/FILE (Kind/name)" (or
+ * /dev/null), and to changed one line per such object ("  changed
+ * FILE (Kind/name)", "new ...", "deleted ...").  Returns their number.
+ */
+void wg_cli_snapshot(struct wg_resources *list);
+size_t wg_cli_diff(const struct wg_resources *list, struct wg_buf *diff,
+		   struct wg_buf *changed);
+
+/*
  * The KRM function on an input already read (cmd_fn.c): takes over in.
  * Returns the exit status.
  */

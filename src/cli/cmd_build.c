@@ -18,6 +18,8 @@ struct build_opts {
 	bool explain;
 	bool strict;
 	bool print_profile;
+	bool diff;		/* --diff: a unified diff per object */
+	bool check;		/* --check: exit 1 when anything changes */
 	struct wg_profile_opts popts;
 };
 
@@ -28,6 +30,8 @@ static int parse(int argc, char **argv, struct build_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "output-format", required_argument, NULL, 'F' },
 		{ "explain", no_argument, NULL, 'e' },
+		{ "diff", no_argument, NULL, 'D' },
+		{ "check", no_argument, NULL, 'C' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "print-profile", no_argument, NULL, 'P' },
 		{ "templates", required_argument, NULL, 'T' },
@@ -60,6 +64,12 @@ static int parse(int argc, char **argv, struct build_opts *o)
 		case 'P':
 			o->print_profile = true;
 			break;
+		case 'D':
+			o->diff = true;
+			break;
+		case 'C':
+			o->check = true;
+			break;
 		case 'T':
 			o->popts.templates = optarg;
 			break;
@@ -84,6 +94,25 @@ static int parse(int argc, char **argv, struct build_opts *o)
 		return wg_usage_error("build", "unexpected argument '%s'",
 				      argv[optind]);
 	return 0;
+}
+
+/* --diff and --check: the diff on the output, the objects that would
+ * change on stderr (--check: and exit 1 when there is one). */
+static int show_diff(struct wg_ctx *ctx, const struct build_opts *o,
+		     const struct wg_resources *list)
+{
+	struct wg_buf diff = WG_BUF_INIT, changed = WG_BUF_INIT;
+	size_t n = wg_cli_diff(list, o->diff ? &diff : NULL, &changed);
+	int rc = o->diff ? wg_cli_write(ctx, o->output, &diff) : WG_EXIT_OK;
+
+	if (o->check && n) {
+		fprintf(stderr, "wingen build: %zu object%s would change:\n%s",
+			n, n == 1 ? "" : "s", changed.buf);
+		rc = WG_EXIT_FAIL;
+	}
+	wg_buf_release(&diff);
+	wg_buf_release(&changed);
+	return rc;
 }
 
 int wg_cmd_build(int argc, char **argv)
@@ -111,12 +140,18 @@ int wg_cmd_build(int argc, char **argv)
 		rc = wg_cli_print_profile(&ctx, &profile, o.output);
 		goto out;
 	}
-	if (!wg_ctx_failed(&ctx) && wg_cli_read(&ctx, &paths, &inputs, &list) == 0)
+	if (!wg_ctx_failed(&ctx)
+	    && wg_cli_read(&ctx, &paths, &inputs, &list) == 0) {
+		if (o.diff || o.check)
+			wg_cli_snapshot(&list);
 		wg_cli_run_chain(&ctx, &profile, &list);
+	}
 	if (o.explain)
 		wg_cli_explain(stderr, &ctx.log);
 	rc = wg_cli_report(&ctx, o.explain);
-	if (rc == WG_EXIT_OK)
+	if (rc == WG_EXIT_OK && (o.diff || o.check))
+		rc = show_diff(&ctx, &o, &list);
+	else if (rc == WG_EXIT_OK)
 		rc = wg_cli_emit(&ctx, o.output, &list, o.format);
 out:
 	wg_resources_release(&list);

@@ -11,7 +11,8 @@ const struct wg_command wg_commands[] = {
 	{
 		"build", wg_cmd_build,
 		"build [PROFILE] [-f PATH]... [-o FILE] [--output-format "
-		"yaml|json] [--explain] [--strict] [--print-profile]",
+		"yaml|json] [--explain] [--strict] [--diff] [--check] "
+		"[--print-profile]",
 		"Render manifests for a mixed Linux/Windows cluster.",
 		"Reads manifests from the profile's resources: and every -f PATH\n"
 		"(a file, a folder of *.yaml, *.yml and *.json files, or - for\n"
@@ -27,6 +28,10 @@ const struct wg_command wg_commands[] = {
 		"      --output-format FMT  yaml (default) or json (one object a line)\n"
 		"      --explain            print every change and why on stderr\n"
 		"      --strict             treat warnings as errors\n"
+		"      --diff               print a unified diff per object (as\n"
+		"                           read -> as built) instead of the stream\n"
+		"      --check              write nothing; list the objects that\n"
+		"                           would change on stderr and exit 1 if any\n"
 		"      --print-profile      print the profile in effect and exit\n"
 		"      --templates DIR      templates overriding the embedded ones\n"
 		"      --load-restrictor R  rootonly (default): the profile's files\n"
