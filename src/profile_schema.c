@@ -25,6 +25,9 @@ static const cyaml_schema_value_t string_entry = {
 
 static const cyaml_schema_field_t metadata_fields[] = {
 	STR("name", struct raw_metadata, name),
+	/* As on any Kubernetes-style object; wingen does not read them. */
+	CYAML_FIELD_IGNORE("labels", CYAML_FLAG_OPTIONAL),
+	CYAML_FIELD_IGNORE("annotations", CYAML_FLAG_OPTIONAL),
 	CYAML_FIELD_END
 };
 

@@ -143,7 +143,7 @@ START_TEST(every_field_is_loaded)
 
 	put("app.yaml", "kind: ConfigMap\n");
 	ck_assert_int_eq(load(HEAD
-		"metadata:\n  name: fleet\n"
+		"metadata:\n  name: fleet\n  labels: {team: win}\n"
 		"resources: [app.yaml, '-']\n"
 		"windows:\n"
 		"  builds:\n"
@@ -175,7 +175,7 @@ START_TEST(every_field_is_loaded)
 	ck_assert_uint_eq(p.nbuilds, 4);
 	ck_assert_str_eq(p.builds[0].handler, "runhcs-wcow-hypervisor");
 	ck_assert_str_eq(p.builds[0].runtime_class, "windows-ltsc2019");
-	ck_assert_uint_eq(p.builds[0].pos.line, 8);
+	ck_assert_uint_eq(p.builds[0].pos.line, 9);
 	ck_assert_uint_eq(p.builds[0].pos.col, 7);
 	ck_assert_str_eq(p.builds[1].release->name, "ltsc2022");
 	ck_assert_uint_eq(p.builds[1].overhead->len, 2);
@@ -199,7 +199,7 @@ START_TEST(every_field_is_loaded)
 	ck_assert_uint_eq(p.select[0].nbuilds, 2);
 	ck_assert_ptr_eq(p.select[0].builds[0], &p.builds[0]);
 	ck_assert_ptr_eq(p.select[0].builds[1], &p.builds[3]);
-	ck_assert_uint_eq(p.select[0].pos.line, 20);
+	ck_assert_uint_eq(p.select[0].pos.line, 21);
 	ck_assert_uint_eq(p.nimages, 1);
 	ck_assert_str_eq(p.images[0].replace, ":ltsc2022");
 	ck_assert_int_eq(wg_regex_match(&p.images[0].match, "a:ltsc2019", 10),
