@@ -151,8 +151,8 @@ static void jref(struct wg_buf *b, const struct wg_ref *r)
 	if (!r->kind && !r->name)
 		return;
 	wg_buf_addstr(b, ", \"resource\": {");
-	jstr(b, "kind", r->kind ? r->kind : "", false);
-	jstr(b, "apiVersion", r->api_version, true);
+	jstr(b, "apiVersion", r->api_version, false);
+	jstr(b, "kind", r->kind ? r->kind : "", r->api_version != NULL);
 	jstr(b, "name", r->name, true);
 	jstr(b, "namespace", r->namespace_, true);
 	wg_buf_addch(b, '}');
