@@ -38,6 +38,7 @@ void wg_migrate_style(const struct wg_pos_index *ix,
 	st->compact_seqs = ix->compact_seqs;
 	st->eol = ix->eol ? ix->eol : "\n";
 	st->flow_pad = false;
+	st->item_indent = ix->item_indent ? ix->item_indent : 2;
 }
 
 /* ---- text helpers ------------------------------------------------------- */
@@ -211,6 +212,15 @@ static struct wg_pos_node *locate(struct planner *p,
 	return pn;
 }
 
+/* A key of a mapping that has no text of its own. */
+static int not_found(struct planner *p, const struct wg_pos_node *m)
+{
+	if (m->flags & WG_POS_MERGE)
+		return refuse(p, m, "the mapping takes keys from a '<<' merge, "
+			      "and this one has no text of its own");
+	return refuse(p, m, "cannot find the key in the text");
+}
+
 static bool is_empty_null(const struct wg_pos_node *v)
 {
 	return v->kind == WG_NODE_SCALAR && v->style == WG_STYLE_PLAIN
@@ -276,7 +286,7 @@ static int replace_in_map(struct planner *p, const struct wg_tdiff *c,
 	size_t colon, eol;
 
 	if (!pk || !pv || pk->kind != WG_NODE_SCALAR)
-		return refuse(p, pm, "cannot find the key in the text");
+		return not_found(p, pm);
 	if (check_old(p, pv))
 		return -1;
 	colon = colon_after(ix, pk);
@@ -368,7 +378,12 @@ static int replace_in_seq(struct planner *p, const struct wg_tdiff *c,
 	if (!is_empty_null(pv) && pv->col < 2) {
 		rc = refuse(p, pv, "unexpected layout");
 	} else {
-		wg_render_item(&text, &p->st, c->new_value, dcol);
+		struct wg_render_style st = p->st;
+
+		/* where old content stood, new content continues below it */
+		if (!is_empty_null(pv))
+			st.item_indent = 2;
+		wg_render_item(&text, &st, c->new_value, dcol);
 		if (is_empty_null(pv)) {
 			add_str(p, dash + 1, dash + 1, text.buf,
 				text.len - strlen(p->st.eol));
@@ -409,7 +424,7 @@ static int remove_from_map(struct planner *p, const struct wg_tdiff *c,
 	struct wg_pos_node *next = NULL;
 
 	if (!pk || !pv || pk->kind != WG_NODE_SCALAR)
-		return refuse(p, pm, "cannot find the key in the text");
+		return not_found(p, pm);
 	if (check_path(p, pv) || check_old(p, pv))
 		return -1;
 	if (blank_before(ix, pk->start)) {
@@ -472,7 +487,7 @@ static int add_to_map(struct planner *p, const struct wg_tdiff *c,
 			wg_map_value(c->parent, (size_t)c->prev_kept), 0);
 
 		if (!pv)
-			return refuse(p, pm, "cannot find the key in the text");
+			return not_found(p, pm);
 		spaces(&text, kc);
 		wg_render_pair(&text, &st, c->new_key, c->new_value, kc);
 		insert_lines(p, after_line(ix, pv->end), &text);
@@ -482,7 +497,7 @@ static int add_to_map(struct planner *p, const struct wg_tdiff *c,
 			WG_NODE_SCALAR);
 
 		if (!pk)
-			return refuse(p, pm, "cannot find the key in the text");
+			return not_found(p, pm);
 		wg_render_pair(&text, &st, c->new_key, c->new_value, kc);
 		spaces(&text, kc);
 		add(p, pk->start, pk->start, &text);

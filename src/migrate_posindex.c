@@ -279,7 +279,17 @@ static void add_doc(struct builder *b, const yaml_event_t *e, size_t *cap)
 struct votes {
 	size_t step[9];
 	size_t compact, indented;
+	size_t item[9];		/* item content column - dash column */
+	const char *data;
 };
+
+static bool spaces_between(const char *d, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		if (d[i] != ' ')
+			return false;
+	return true;
+}
 
 static void vote(const struct wg_pos_node *n, struct votes *v)
 {
@@ -308,6 +318,17 @@ static void vote(const struct wg_pos_node *n, struct votes *v)
 			}
 		}
 	}
+	for (size_t i = 0; n->kind == WG_NODE_SEQ && n->dashes && i < n->len;
+	     i++) {
+		const struct wg_pos_node *it = n->items[i];
+		size_t dash = n->dashes[i];
+
+		/* a mapping item on its dash's line: "- key" or "-   key" */
+		if (it->kind == WG_NODE_MAP && dash != SIZE_MAX
+		    && it->start > dash && it->start - dash <= 8
+		    && spaces_between(v->data, dash + 1, it->start))
+			v->item[it->start - dash]++;
+	}
 	for (size_t i = 0; i < k; i++)
 		vote(n->items[i], v);
 }
@@ -318,6 +339,7 @@ static void detect_style(struct wg_pos_index *ix)
 	size_t best = 0;
 
 	memset(&v, 0, sizeof(v));
+	v.data = ix->data;
 	for (size_t i = 0; i < ix->ndocs; i++)
 		if (ix->docs[i].root)
 			vote(ix->docs[i].root, &v);
@@ -329,6 +351,13 @@ static void detect_style(struct wg_pos_index *ix)
 		}
 	}
 	ix->compact_seqs = v.compact >= v.indented;
+	ix->item_indent = 2;
+	for (size_t s = 2, most = 0; s <= 8; s++) {
+		if (v.item[s] > most) {
+			most = v.item[s];
+			ix->item_indent = (unsigned)s;
+		}
+	}
 }
 
 int wg_pos_index_build(struct wg_pos_index *ix, const char *data, size_t len,

@@ -208,7 +208,7 @@ void wg_render_pair(struct wg_buf *out, const struct wg_render_style *st,
 void wg_render_item(struct wg_buf *out, const struct wg_render_style *st,
 		    const struct wg_node *v, unsigned dash_col)
 {
-	unsigned col = dash_col + 2;
+	unsigned col = dash_col + (st->item_indent ? st->item_indent : 2);
 
 	if (wg_render_is_inline(v) || wg_node_tag(v)) {
 		/* " scalar" / " {}", exactly as after a key; a sequence below
@@ -219,7 +219,7 @@ void wg_render_item(struct wg_buf *out, const struct wg_render_style *st,
 		wg_render_value(out, &inner, v, dash_col);
 		return;
 	}
-	wg_buf_addch(out, ' ');
+	spaces(out, col - dash_col - 1);
 	for (size_t i = 0; i < v->len; i++) {
 		if (i)
 			spaces(out, col);

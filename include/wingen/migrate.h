@@ -86,6 +86,7 @@ struct wg_pos_index {
 	bool final_newline;	/* the text ends with a line break */
 	unsigned indent;	/* indentation step the file uses (2 if unsure) */
 	bool compact_seqs;	/* "- " at the parent key's column */
+	unsigned item_indent;	/* item content column - dash column (2) */
 	struct wg_arena arena;	/* every node above */
 };
 
@@ -236,6 +237,7 @@ struct wg_render_style {
 	bool compact_seqs;	/* "- " at the parent key's column */
 	const char *eol;	/* line break */
 	bool flow_pad;		/* "{ a: b }" rather than "{a: b}" */
+	unsigned item_indent;	/* "-   key": content 4 past the dash; 0: 2 */
 };
 
 /*

@@ -353,7 +353,13 @@ static int write_files(struct run *r)
 	return rc;
 }
 
-static void summary(const struct run *r)
+static int cmp_skip(const void *a, const void *b)
+{
+	return strcmp(((const struct skipped *)a)->path,
+		      ((const struct skipped *)b)->path);
+}
+
+static void summary(struct run *r)
 {
 	size_t changed = 0, objects = 0, reformatted = 0, migrated = 0;
 	const char *verb = r->o->diff ? "would change" : "changed";
@@ -382,6 +388,7 @@ static void summary(const struct run *r)
 			"--reformat-fallback (comments inside %s lost)\n",
 			reformatted, reformatted == 1 ? "" : "s",
 			reformatted == 1 ? "it are" : "them are");
+	qsort(r->skips, r->nskips, sizeof(*r->skips), cmp_skip);
 	for (size_t i = 0; i < r->nskips; i++)
 		fprintf(stderr, "migrate: skipped %s: %s\n", r->skips[i].path,
 			r->skips[i].why);

@@ -148,8 +148,8 @@ START_TEST(four_space_indent_and_indented_sequences)
 	       "apiVersion: v1\nkind: Pod\nmetadata:\n    name: p\nspec:\n"
 	       "    containers:\n        -   name: c\n            image: i\n"
 	       "    nodeSelector:\n        kubernetes.io/os: windows\n"
-	       "    tolerations:\n        - key: os\n"
-	       "          effect: NoSchedule\n");
+	       "    tolerations:\n        -   key: os\n"
+	       "            effect: NoSchedule\n");
 }
 END_TEST
 

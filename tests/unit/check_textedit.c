@@ -170,7 +170,7 @@ END_TEST
 
 START_TEST(blocks_in_the_file_layout)
 {
-	struct wg_render_style st = { 4, false, "\r\n", false };
+	struct wg_render_style st = { 4, false, "\r\n", false, 4 };
 	struct wg_resources list;
 	struct wg_input in;
 	struct wg_ctx ctx;
@@ -182,11 +182,18 @@ START_TEST(blocks_in_the_file_layout)
 	ck_assert_str_eq(out.buf, "k:\r\n      a: 1\r\n      l:\r\n"
 			 "          - x\r\n          - {y: z}\r\n"
 			 "      e: []\r\n      n:\r\n");
+	/* a mapping item: its keys 4 past the dash, as "-   key" */
+	wg_buf_reset(&out);
+	wg_render_item(&out, &st, wg_map_value(root, 0), 2);
+	ck_assert_str_eq(out.buf, "   a: 1\r\n      l:\r\n"
+			 "          - x\r\n          - {y: z}\r\n"
+			 "      e: []\r\n      n:\r\n");
 	wg_buf_reset(&out);
 	st.compact_seqs = true;
 	st.indent = 2;
 	st.eol = "\n";
 	st.flow_pad = true;
+	st.item_indent = 2;
 	wg_render_item(&out, &st, wg_map_value(root, 0), 0);
 	ck_assert_str_eq(out.buf, " a: 1\n  l:\n  - x\n  - { y: z }\n"
 			 "  e: []\n  n:\n");
@@ -200,7 +207,7 @@ END_TEST
 
 START_TEST(sequences_of_sequences)
 {
-	struct wg_render_style st = { 2, true, "\n", false };
+	struct wg_render_style st = { 2, true, "\n", false, 2 };
 	struct wg_resources list;
 	struct wg_input in;
 	struct wg_ctx ctx;
