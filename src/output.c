@@ -5,6 +5,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -54,8 +55,18 @@ void wg_output_install_cleanup(void)
 
 static int track(const char *path)
 {
-	if (ntemps >= MAX_TEMPS)
+	/* Reuse a freed slot first: migrate may write more files than
+	 * MAX_TEMPS in one run, never that many at once. */
+	for (sig_atomic_t i = 0; i < ntemps; i++) {
+		if (!temps[i]) {
+			temps[i] = wg_xstrdup(path);
+			return 0;
+		}
+	}
+	if (ntemps >= MAX_TEMPS) {
+		errno = EMFILE;
 		return -1;
+	}
 	temps[ntemps] = wg_xstrdup(path);
 	ntemps++;
 	return 0;
@@ -229,12 +240,69 @@ static int commit_temp(struct wg_ctx *ctx, const char *path, char *tmp)
 	return rc;
 }
 
-/* True when path exists and is not a regular file (or a link to one). */
+/*
+ * Whether path names an open file descriptor: /dev/stdout (stdin,
+ * stderr), /dev/fd/N, /proc/PID/fd/N.
+ */
+static bool fd_alias(const char *path)
+{
+	char *c1 = wg_xstrdup(path), *c2 = wg_xstrdup(path);
+	const char *base = basename(c1);
+	char real[PATH_MAX];
+	bool r = false;
+
+	if (realpath(dirname(c2), real)) {
+		size_t n = strlen(real);
+
+		if (strcmp(real, "/dev") == 0)
+			r = strncmp(base, "std", 3) == 0;
+		else if (strncmp(real, "/proc/", 6) == 0)
+			r = n > 3 && strcmp(real + n - 3, "/fd") == 0;
+	}
+	free(c1);
+	free(c2);
+	return r;
+}
+
+/*
+ * True when path must be written in place: it exists and is not a regular
+ * file, or it reaches one through a file descriptor's name (/dev/stdout
+ * redirected to a file, maybe through symbolic links of its own).  Renaming
+ * over such a file would drop what the shell opened, e.g. a log appended
+ * to with >>.
+ */
 static bool special_file(const char *path)
 {
+	char cur[PATH_MAX], link[PATH_MAX];
 	struct stat st;
 
-	return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return true;
+	if (strlen(path) >= sizeof(cur))
+		return false;
+	strcpy(cur, path);
+	for (int hop = 0; hop < 40; hop++) {
+		ssize_t n;
+
+		if (fd_alias(cur))
+			return true;
+		n = readlink(cur, link, sizeof(link) - 1);
+		if (n < 0)
+			return false;
+		link[n] = '\0';
+		if (link[0] != '/') {
+			char *copy = wg_xstrdup(cur);
+			int len = snprintf(cur, sizeof(cur), "%s/%s",
+					   dirname(copy), link);
+
+			free(copy);
+			if (len < 0 || (size_t)len >= sizeof(cur))
+				return false;
+		} else {
+			memcpy(cur, link, (size_t)n + 1);
+		}
+	}
+	return false;
 }
 
 int wg_out_open(struct wg_ctx *ctx, struct wg_out *out, const char *path)
