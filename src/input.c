@@ -179,7 +179,8 @@ static int walk_dir(struct wg_ctx *ctx, const char *dir, const struct visit *up,
 		if (e->d_name[0] != '.')
 			wg_pathlist_add(&names, e->d_name);
 	closedir(d);
-	qsort(names.items, names.len, sizeof(*names.items), cmp_str);
+	if (names.len)	/* an empty folder has no array to sort */
+		qsort(names.items, names.len, sizeof(*names.items), cmp_str);
 	for (size_t i = 0; i < names.len && rc == 0; i++) {
 		struct wg_buf path = WG_BUF_INIT;
 
