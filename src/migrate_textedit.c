@@ -44,7 +44,8 @@ int wg_edits_apply(struct wg_edits *e, const char *data, size_t len,
 	size_t mark = out->len, pos = 0;
 	bool deleting = false;	/* what ends at pos is a pure deletion */
 
-	qsort(e->items, e->len, sizeof(*e->items), cmp_edit);
+	if (e->len)
+		qsort(e->items, e->len, sizeof(*e->items), cmp_edit);
 	for (size_t i = 0; i < e->len; i++) {
 		const struct wg_edit *x = &e->items[i];
 
@@ -59,7 +60,8 @@ int wg_edits_apply(struct wg_edits *e, const char *data, size_t len,
 			continue;
 		}
 		wg_buf_add(out, data + pos, x->start - pos);
-		wg_buf_add(out, x->text, x->len);
+		if (x->len)
+			wg_buf_add(out, x->text, x->len);
 		if (x->end > x->start)
 			deleting = x->len == 0;
 		pos = x->end;

@@ -388,7 +388,8 @@ static void summary(struct run *r)
 			"--reformat-fallback (comments inside %s lost)\n",
 			reformatted, reformatted == 1 ? "" : "s",
 			reformatted == 1 ? "it are" : "them are");
-	qsort(r->skips, r->nskips, sizeof(*r->skips), cmp_skip);
+	if (r->nskips)
+		qsort(r->skips, r->nskips, sizeof(*r->skips), cmp_skip);
 	for (size_t i = 0; i < r->nskips; i++)
 		fprintf(stderr, "migrate: skipped %s: %s\n", r->skips[i].path,
 			r->skips[i].why);
