@@ -5,13 +5,16 @@
 #   bench/run.sh [--quick] [--build DIR] [--runs N] [--note TEXT]
 #
 # For each stream size (1k, 2k, 10k, 50k objects, made by bench/gen into
-# bench/data/) it times, as the median of N runs (default 5):
+# bench/data/) it times, as the median of N runs (default 5, after one
+# warm-up round; the tools take turns run by run, so load from other work
+# on a shared machine falls on all of them alike):
 #   floor       bench/floor: libyaml parse -> emit, wingen's emitter settings
 #   fmt         wingen fmt -f STREAM
 #   build       wingen build bench/profile-3builds.yaml -f STREAM
 #   kustomize   kubectl kustomize with bench/kustomize/ (1k and 2k only:
 #               it grows quadratically)
-# and reports MB/s, peak RSS, the ratios build/floor, fmt/floor and
+# and reports wall and CPU time, MB/s, peak RSS (GNU time, every run),
+# the ratios build/floor, fmt/floor and
 # kustomize/build, the 10k->50k growth, and callgrind instruction counts
 # on the 1k stream.  It prints the tables and writes bench/RESULTS.md.
 #
@@ -71,9 +74,6 @@ floor=$build/bench/floor
 
 # ---- tools ---------------------------------------------------------------
 have() { command -v "$1" >/dev/null 2>&1; }
-have_hyperfine=false
-have hyperfine && have_hyperfine=true
-$have_hyperfine || note "hyperfine not found: timing with a shell loop"
 timecmd=/usr/bin/time
 [ -x "$timecmd" ] || { note "error: /usr/bin/time is missing (apt-get install time)"; exit 1; }
 have_kubectl=false
@@ -133,40 +133,39 @@ tools_for() {
 	fi
 }
 
-# Sets med/lo/hi[key] (seconds) for one command line.
-time_runs() {
-	local key=$1 cmd=$2 warmup=$3 json=$data/hyperfine.json
-	if $have_hyperfine; then
-		# Its outlier warnings are expected on a shared machine.
-		hyperfine -N --style none --warmup "$warmup" --runs "$runs" \
-			--export-json "$json" "$cmd" >/dev/null \
-			2>"$data/hyperfine.log" \
-			|| { cat "$data/hyperfine.log" >&2; return 1; }
-		med[$key]=$(sed -n 's/^ *"median": *\([0-9.e+-]*\).*/\1/p' "$json" | head -n1)
-		lo[$key]=$(sed -n 's/^ *"min": *\([0-9.e+-]*\).*/\1/p' "$json" | head -n1)
-		hi[$key]=$(sed -n 's/^ *"max": *\([0-9.e+-]*\).*/\1/p' "$json" | head -n1)
-		cpu[$key]=$(sed -n 's/^ *"\(user\|system\)": *\([0-9.e+-]*\).*/\2/p' \
-			"$json" | awk '{ t += $1 } END { print t }')
-		return
-	fi
-	local i t0 t1 times=()
-	for ((i = 0; i < warmup; i++)); do $cmd >/dev/null; done
-	for ((i = 0; i < runs; i++)); do
-		t0=$(date +%s.%N)
-		$cmd >/dev/null
-		t1=$(date +%s.%N)
-		times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')")
-	done
-	read -r lo[$key] med[$key] hi[$key] < <(printf '%s\n' "${times[@]}" \
-		| sort -g | awk '{ t[NR] = $1 } END {
-			m = NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2
-			print t[1], m, t[NR] }')
+# The median of numbers, one a line.
+median() {
+	sort -g | awk '{ t[NR] = $1 } END {
+		print NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2 }'
 }
 
-peak_rss() {	# kilobytes
-	local cmd=$1
-	"$timecmd" -f %M -o "$data/rss" $cmd >/dev/null
-	tail -n1 "$data/rss"
+# One run of a tool under GNU time: appends wall seconds, CPU seconds
+# (user + system) and peak RSS (KB) to the samples of key.
+declare -A s_wall s_cpu s_rss
+run_once() {
+	local key=$1 cmd=$2 t0 t1 u sy m
+	t0=$(date +%s%N)
+	if ! "$timecmd" -f '%U %S %M' -o "$data/time.out" $cmd \
+			>/dev/null 2>"$data/run.err"; then
+		note "error: '$cmd' failed:"
+		cat "$data/run.err" "$data/time.out" >&2
+		exit 1
+	fi
+	t1=$(date +%s%N)
+	read -r u sy m < <(tail -n1 "$data/time.out")
+	s_wall[$key]+="$(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.6f", d / 1e9 }') "
+	s_cpu[$key]+="$(awk -v a="$u" -v b="$sy" 'BEGIN { print a + b }') "
+	s_rss[$key]+="$m "
+}
+
+# Sets med/lo/hi/cpu/rss[key] from the samples.
+summarise() {
+	local key=$1
+	med[$key]=$(printf '%s\n' ${s_wall[$key]} | median)
+	lo[$key]=$(printf '%s\n' ${s_wall[$key]} | sort -g | head -n1)
+	hi[$key]=$(printf '%s\n' ${s_wall[$key]} | sort -g | tail -n1)
+	cpu[$key]=$(printf '%s\n' ${s_cpu[$key]} | median)
+	rss[$key]=$(printf '%s\n' ${s_rss[$key]} | sort -g | tail -n1)
 }
 
 instructions() {
@@ -180,13 +179,23 @@ started=$(date -u '+%Y-%m-%d %H:%M UTC')
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 t_start=$(date +%s)
 for s in "${sizes[@]}"; do
-	for tool in $(tools_for "$s"); do
-		cmd=$(command_for "$tool" "$s")
-		note "$s $tool: $runs runs"
-		warm=1
-		[ "$tool" = kustomize ] && warm=0	# seconds per run already
-		time_runs "$s:$tool" "$cmd" "$warm"
-		rss[$s:$tool]=$(peak_rss "$cmd")
+	tools=($(tools_for "$s"))
+	note "$s: warm-up, then $runs rounds of: ${tools[*]}"
+	for tool in "${tools[@]}"; do	# warm-up: page cache, not timed
+		if [ "$tool" != kustomize ]; then
+			$(command_for "$tool" "$s") >/dev/null 2>&1 || true
+		fi
+	done
+	for ((i = 0; i < runs; i++)); do
+		# Each round starts with another tool, so none always runs
+		# right after the same neighbour.
+		for ((j = 0; j < ${#tools[@]}; j++)); do
+			tool=${tools[(i + j) % ${#tools[@]}]}
+			run_once "$s:$tool" "$(command_for "$tool" "$s")"
+		done
+	done
+	for tool in "${tools[@]}"; do
+		summarise "$s:$tool"
 	done
 done
 if $have_valgrind; then
@@ -225,7 +234,7 @@ table() {
 	done
 }
 
-# CPU seconds (user + system, mean of the runs); hyperfine only.
+# CPU seconds (user + system, median of the runs).
 cpu_s() {
 	[ -n "${cpu[$1]:-}" ] && calc %.3f "${cpu[$1]}" || echo "–"
 }
@@ -309,7 +318,7 @@ machine() {
 	echo "- machine: $(uname -srm); ${cpu:-unknown CPU}; $(nproc) CPUs; $mem RAM"
 	echo "- load average (1, 5, 15 min): $load_start at the start, $load_end at the end"
 	echo "- date: $started; took ${elapsed} s"
-	echo "- CPU s is user + system time (mean of the runs), less disturbed by other load than wall time"
+	echo "- CPU s is user + system time (median of the runs), less disturbed by other load than wall time"
 	local src cc rev
 	src=$(sed -n 's/^wingen_SOURCE_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
 	cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
@@ -322,8 +331,7 @@ machine() {
 	echo "- wingen: $($wingen version 2>/dev/null | head -n1), $build_type build of $src ($rev)"
 	echo "- libyaml $(pkg-config --modversion yaml-0.1 2>/dev/null); ${cc:-cc}: $(${cc:-cc} --version | head -n1)"
 	$have_kubectl && echo "- $(kubectl version --client 2>/dev/null | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
-	$have_hyperfine && echo "- $(hyperfine --version); $runs runs after 1 warm-up (kustomize: no warm-up)"
-	$have_hyperfine || echo "- timing: shell loop with date +%s.%N; $runs runs after 1 warm-up (kustomize: none)"
+	echo "- timing: $runs rounds after 1 warm-up round (kustomize: none), the tools taking turns; wall time by date +%s%N around GNU time, which gives CPU time and peak RSS of every run"
 	$have_valgrind && echo "- $(valgrind --version)"
 	return 0
 }
