@@ -377,7 +377,8 @@ static const struct wg_node *doc_root(struct finisher *fin,
 
 /* Writer output with the file's line breaks and no final break. */
 static void emit_yaml(struct finisher *fin, struct wg_buf *out,
-		      const struct wg_node *const *roots, size_t n)
+		      const struct wg_node *const *roots, size_t n,
+		      bool keep_break)
 {
 	struct wg_buf tmp = WG_BUF_INIT;
 	struct wg_yaml_writer w;
@@ -388,7 +389,7 @@ static void emit_yaml(struct finisher *fin, struct wg_buf *out,
 		wg_yaml_writer_doc(&w, roots[i]);
 	wg_yaml_writer_finish(&w);
 	wg_yaml_writer_release(&w);
-	if (tmp.len && tmp.buf[tmp.len - 1] == '\n')
+	if (tmp.len && tmp.buf[tmp.len - 1] == '\n' && !keep_break)
 		tmp.len--;
 	for (size_t i = 0; i < tmp.len; i++) {
 		if (tmp.buf[i] == '\n' && crlf)
@@ -416,7 +417,11 @@ static void reformat(struct finisher *fin, const struct docstate *ds,
 	for (size_t i = 0; !list && i < ds->nextra; i++)
 		roots[n++] = ds->extra[i]->root;
 	wg_buf_add(out, fin->ix.data + start, pos->start - start);
-	emit_yaml(fin, out, roots, n);
+	/* content that ended with its line break (a block scalar last)
+	 * is replaced up to the next line */
+	emit_yaml(fin, out, roots, n, pos->end > pos->start
+		  && (fin->ix.data[pos->end - 1] == '\n'
+		      || fin->ix.data[pos->end - 1] == '\r'));
 	wg_buf_add(out, fin->ix.data + pos->end, end - pos->end);
 	free(roots);
 }

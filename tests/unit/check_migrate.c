@@ -3,6 +3,7 @@
  * trees by hand (as a transform would) and checks the text that comes out
  * of wg_migrate_finish(), byte for byte.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,6 +197,26 @@ START_TEST(multi_line_flow_refused_or_reformatted)
 	ck_assert_str_eq(r.text, "# head\napiVersion: v1\nkind: Pod\nspec:\n"
 			 "  nodeSelector: {app: web, kubernetes.io/os: "
 			 "windows}\n# tail\n");
+	done(&r);
+}
+END_TEST
+
+static void add_to_x(struct wg_arena *a, struct wg_resources *list)
+{
+	set_str(a, at(list, 0, "data.x"), "b", "2");
+}
+
+START_TEST(reformatted_document_ending_in_a_block_scalar)
+{
+	struct result r = run("apiVersion: v1\nkind: ConfigMap\ndata:\n"
+			      "  x: {\n    a: 1 }\n  script: |\n    echo hi\n"
+			      "---\napiVersion: v1\nkind: Pod\n",
+			      add_to_x, true);
+
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.text, "apiVersion: v1\nkind: ConfigMap\ndata:\n"
+			 "  x: {a: 1, b: \"2\"}\n  script: |\n    echo hi\n"
+			 "---\napiVersion: v1\nkind: Pod\n");
 	done(&r);
 }
 END_TEST
@@ -618,6 +639,131 @@ START_TEST(skips_templates_and_non_objects)
 }
 END_TEST
 
+/* ---- random edits over the corpus ------------------------------------ */
+
+static unsigned long seed;
+
+static unsigned rnd(unsigned n)
+{
+	seed = seed * 6364136223846793005ul + 1442695040888963407ul;
+	return (unsigned)((seed >> 33) % n);
+}
+
+struct picks {
+	struct wg_node *nodes[4096];
+	size_t n;
+};
+
+static int pick(struct wg_node *n, struct wg_node *key, const char *path,
+		void *payload)
+{
+	struct picks *p = payload;
+
+	(void)key;
+	(void)path;
+	if (p->n < 4096 && n->kind != WG_NODE_SCALAR)
+		p->nodes[p->n++] = n;
+	return 0;
+}
+
+/* A few edits of the kinds transforms make, at random collections. */
+static void random_edits(struct wg_arena *a, struct wg_node *root)
+{
+	static struct picks p;
+	char key[16];
+
+	p.n = 0;
+	wg_node_walk(root, pick, &p);
+	for (int e = 0; e < 3 && p.n; e++) {
+		struct wg_node *c = p.nodes[rnd((unsigned)p.n)];
+		unsigned op = rnd(4), len = c->len;
+		struct wg_node *m = wg_node_new_map(a);
+
+		set_str(a, m, "name", "n");
+		wg_map_set(a, m, "v", wg_node_new_plain(a, "3"));
+		snprintf(key, sizeof(key), "k%u", rnd(1000));
+		if (c->kind == WG_NODE_MAP && op == 0 && len)
+			wg_map_delete_at(c, rnd(len));
+		else if (c->kind == WG_NODE_MAP && op == 1
+			 && wg_map_find(c, key) < 0)
+			wg_map_insert(a, c, rnd(len + 1), key, m);
+		else if (c->kind == WG_NODE_MAP && op == 2 && len
+			 && wg_is_scalar(wg_map_value(c, len - 1)))
+			c->u.items[2 * len - 1] = wg_node_new_str(a, "v 1");
+		else if (c->kind == WG_NODE_SEQ && op == 0 && len)
+			wg_seq_delete_at(c, rnd(len));
+		else if (c->kind == WG_NODE_SEQ)
+			wg_seq_insert(a, c, rnd(len + 1),
+				      op == 1 ? m : wg_node_new_str(a, "10.0"));
+	}
+}
+
+static unsigned long corpus_file;
+
+static void edit_corpus(struct wg_arena *a, struct wg_resources *list)
+{
+	seed = corpus_file;
+	for (size_t i = 0; i < list->len; i++)
+		random_edits(a, list->items[i]->root);
+}
+
+/*
+ * Every edit either comes out right (wg_migrate_finish() reads each edited
+ * document back and compares) or is refused for a reason of the layout,
+ * never because the engine lost its way.
+ */
+START_TEST(random_edits_over_the_corpus)
+{
+	static const char *const layout[] = {
+		"block scalar", "multi-line plain scalar", "anchor", "alias",
+		"merge", "several lines", "whole object", "shares its line",
+		NULL,
+	};
+	char cmd[512];
+	size_t ok = 0, refused = 0;
+	FILE *ls;
+	char path[1024];
+
+	snprintf(cmd, sizeof(cmd), "ls '%s'/*.yaml '%s'/*.yml 2>/dev/null",
+		 WG_CORPUS, WG_CORPUS);
+	ls = popen(cmd, "r");
+	ck_assert_ptr_nonnull(ls);
+	while (fgets(path, sizeof(path), ls)) {
+		struct wg_migrate_opts opts = { false };
+		struct wg_migrate_file f;
+		struct wg_resources list;
+		struct wg_ctx ctx;
+		bool known = false;
+		int rc;
+
+		path[strcspn(path, "\n")] = '\0';
+		corpus_file = ok + refused + 1;
+		wg_ctx_init(&ctx);
+		wg_resources_init(&list);
+		if (wg_migrate_load(&ctx, &f, path, &list) == 0 && !f.skip) {
+			edit_corpus(&list.arena, &list);
+			rc = wg_migrate_finish(&ctx, &f, &list, &opts);
+			for (size_t i = 0; rc && layout[i]; i++)
+				known = known || strstr(t_first_message(&ctx),
+							layout[i]);
+			ck_assert_msg(rc == 0 || known, "%s: %s", path,
+				      t_first_message(&ctx));
+			if (rc)
+				refused++;
+			else
+				ok++;
+		}
+		wg_migrate_file_release(&f);
+		wg_resources_release(&list);
+		wg_ctx_release(&ctx);
+	}
+	pclose(ls);
+	/* the corpus may be absent; when present most files must pass */
+	ck_assert_msg(ok + refused == 0 || ok >= 4 * refused,
+		      "%zu edited, %zu refused", ok, refused);
+}
+END_TEST
+
 static Suite *migrate_suite(void)
 {
 	Suite *s = suite_create("migrate");
@@ -628,6 +774,7 @@ static Suite *migrate_suite(void)
 	tcase_add_test(tc, existing_node_selector_extended);
 	tcase_add_test(tc, flow_node_selector_extended);
 	tcase_add_test(tc, multi_line_flow_refused_or_reformatted);
+	tcase_add_test(tc, reformatted_document_ending_in_a_block_scalar);
 	tcase_add_test(tc, crlf_line_ends);
 	tcase_add_test(tc, missing_final_newline_stays_missing);
 	tcase_add_test(tc, removed_key_keeps_comment_lines);
@@ -649,6 +796,10 @@ static Suite *migrate_suite(void)
 	tcase_add_test(tc, removed_object_needs_the_fallback);
 	tcase_add_test(tc, templates_are_recognised_by_the_scanner);
 	tcase_add_test(tc, skips_templates_and_non_objects);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("corpus");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, random_edits_over_the_corpus);
 	suite_add_tcase(s, tc);
 	return s;
 }
