@@ -776,7 +776,8 @@ static struct raw_profile *default_raw(struct wg_ctx *ctx)
 	struct raw_profile *raw = NULL;
 
 	if (t)
-		wg_profile_cyaml_load(ctx, "<default>", t->data, t->len, &raw);
+		wg_profile_cyaml_load(ctx, "<default>", t->data, t->len, NULL,
+				      &raw);
 	return raw;
 }
 

@@ -119,6 +119,9 @@ int wg_profile_report(struct wg_profile_loader *L, enum wg_severity sev,
 /* The node at a key path of the profile, or its nearest existing parent. */
 const struct wg_node *wg_profile_node(const struct wg_profile_loader *L,
 				      const char *field);
+/* The same below any root. */
+const struct wg_node *wg_profile_nearest(const struct wg_node *root,
+					 const char *field);
 
 /*
  * Checks the node tree against wg_profile_schema: unknown keys (with a
@@ -129,13 +132,15 @@ const struct wg_node *wg_profile_node(const struct wg_profile_loader *L,
 void wg_profile_check_tree(struct wg_profile_loader *L);
 
 /*
- * Loads data with libcyaml into *out, routing libcyaml's log (which carries
- * line and column) into ctx as diagnostics against file.  Returns 0 or -1.
- * (profile_schema.c)
+ * Loads data with libcyaml into *out, routing libcyaml's log into ctx as
+ * one diagnostic against file with the key path from libcyaml's backtrace.
+ * Its position is libcyaml's line and column, or, when root is given (data
+ * is then root written out again), that of the node at the key path in
+ * root.  Returns 0 or -1.  (profile_schema.c)
  */
 int wg_profile_cyaml_load(struct wg_ctx *ctx, const char *file,
 			  const char *data, size_t len,
-			  struct raw_profile **out);
+			  const struct wg_node *root, struct raw_profile **out);
 void wg_profile_cyaml_free(struct raw_profile *raw);
 
 /* The meaning check: raw -> L->p, reporting every problem. (profile_check.c) */

@@ -15,19 +15,26 @@
 #include "wingen/input.h"
 #include "wingen/reader.h"
 #include "wingen/template.h"
+#include "wingen/writer.h"
 
 const struct wg_node *wg_profile_node(const struct wg_profile_loader *L,
 				      const char *field)
+{
+	return wg_profile_nearest(L->root, field);
+}
+
+const struct wg_node *wg_profile_nearest(const struct wg_node *root,
+					 const char *field)
 {
 	struct wg_buf path = WG_BUF_INIT;
 	const struct wg_node *n = NULL;
 
 	if (!field)
-		return L->root;
+		return root;
 	wg_buf_addstr(&path, field);
 	/* Drop trailing steps until something is there: a default that was
 	 * not written is reported at its parent. */
-	while (path.len && !(n = wg_path_get(L->root, path.buf))) {
+	while (path.len && !(n = wg_path_get(root, path.buf))) {
 		char *cut = strrchr(path.buf, '.');
 		char *br = strrchr(path.buf, '[');
 
@@ -39,7 +46,7 @@ const struct wg_node *wg_profile_node(const struct wg_profile_loader *L,
 		path.len = (size_t)(cut - path.buf);
 	}
 	wg_buf_release(&path);
-	return n ? n : L->root;
+	return n ? n : root;
 }
 
 int wg_profile_report(struct wg_profile_loader *L, enum wg_severity sev,
@@ -107,6 +114,32 @@ static struct wg_node *parse(struct wg_ctx *ctx, struct wg_profile *p,
 	return root;
 }
 
+/*
+ * libcyaml loads the tree as checked, written out again: aliases expanded
+ * and "<<" merges resolved as the reader did them (libcyaml would skip a
+ * merge key as unknown), so both passes see the same profile.  Positions
+ * of any libcyaml error come from the tree, i.e. the file.
+ */
+static int load_tree(struct wg_ctx *ctx, struct wg_profile_loader *L,
+		     struct raw_profile **raw)
+{
+	struct wg_buf text = WG_BUF_INIT;
+	struct wg_yaml_writer w;
+	int rc;
+
+	wg_yaml_writer_init(&w, &text);
+	rc = wg_yaml_writer_doc(&w, L->root) || wg_yaml_writer_finish(&w);
+	if (rc)
+		wg_report_at(ctx, WG_SEV_ERROR, L->file, 0, 0, "cannot write "
+			     "the profile for libcyaml: %s", w.error);
+	wg_yaml_writer_release(&w);
+	if (!rc)
+		rc = wg_profile_cyaml_load(ctx, L->file, text.buf, text.len,
+					   L->root, raw);
+	wg_buf_release(&text);
+	return rc ? -1 : 0;
+}
+
 static int load(struct wg_ctx *ctx, const char *path, const char *data,
 		size_t len, const struct wg_profile_opts *opts,
 		struct wg_profile *out)
@@ -126,8 +159,7 @@ static int load(struct wg_ctx *ctx, const char *path, const char *data,
 	L.root = parse(ctx, &p, p.path, data, len);
 	if (L.root) {
 		wg_profile_check_tree(&L);
-		if (!L.fatal
-		    && wg_profile_cyaml_load(ctx, p.path, data, len, &raw) == 0) {
+		if (!L.fatal && load_tree(ctx, &L, &raw) == 0) {
 			wg_profile_check(&L, raw);
 			wg_profile_cyaml_free(raw);
 		}

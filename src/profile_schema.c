@@ -345,7 +345,7 @@ static cyaml_config_t config(struct cyaml_log *log)
  * which becomes "file:4:14: error: builds[1].release: expecting STRING...".
  */
 static void route(struct wg_ctx *ctx, const char *file, const char *text,
-		  const char *fallback)
+		  const char *fallback, const struct wg_node *root)
 {
 	struct wg_buf msg = WG_BUF_INIT, path = WG_BUF_INIT;
 	const char *segs[64];
@@ -389,6 +389,13 @@ static void route(struct wg_ctx *ctx, const char *file, const char *text,
 	if (msg.buf[0] >= 'A' && msg.buf[0] <= 'Z'
 	    && !(msg.buf[1] >= 'A' && msg.buf[1] <= 'Z'))
 		msg.buf[0] = (char)(msg.buf[0] - 'A' + 'a');
+	if (root) {
+		const struct wg_node *n = wg_profile_nearest(root, path.len
+							     ? path.buf : NULL);
+
+		line = n->line + 1;
+		col = n->col + 1;
+	}
 	d.line = line;
 	d.col = col;
 	d.field = path.len ? path.buf : NULL;
@@ -400,7 +407,7 @@ static void route(struct wg_ctx *ctx, const char *file, const char *text,
 
 int wg_profile_cyaml_load(struct wg_ctx *ctx, const char *file,
 			  const char *data, size_t len,
-			  struct raw_profile **out)
+			  const struct wg_node *root, struct raw_profile **out)
 {
 	struct cyaml_log log = { WG_BUF_INIT };
 	cyaml_config_t cfg = config(&log);
@@ -410,7 +417,7 @@ int wg_profile_cyaml_load(struct wg_ctx *ctx, const char *file,
 	err = cyaml_load_data((const uint8_t *)data, len, &cfg,
 			      &wg_profile_schema, (cyaml_data_t **)&raw, NULL);
 	if (err != CYAML_OK) {
-		route(ctx, file, log.text.buf, cyaml_strerror(err));
+		route(ctx, file, log.text.buf, cyaml_strerror(err), root);
 		wg_buf_release(&log.text);
 		return -1;
 	}

@@ -574,7 +574,7 @@ START_TEST(libcyaml_log_becomes_a_diagnostic)
 	/* The tree check stops this before libcyaml in a real load; here
 	 * libcyaml sees it, and its log must land in ctx, not on stderr. */
 	ck_assert_int_eq(wg_profile_cyaml_load(&ctx, "p.yaml", text,
-					       strlen(text), &raw), -1);
+					       strlen(text), NULL, &raw), -1);
 	ck_assert_ptr_null(raw);
 	ck_assert_uint_eq(ctx.log.ndiags, 1);
 	ck_assert_str_eq(ctx.log.diags[0].file, "p.yaml");
@@ -584,9 +584,60 @@ START_TEST(libcyaml_log_becomes_a_diagnostic)
 	ck_assert_str_eq(ctx.log.diags[0].message,
 			 "expecting STRING, got event: SEQUENCE_START");
 	ck_assert_int_eq(wg_profile_cyaml_load(&ctx, "p.yaml", HEAD,
-					       strlen(HEAD), &raw), 0);
+					       strlen(HEAD), NULL, &raw), 0);
 	ck_assert_str_eq(raw->kind, "Profile");
 	wg_profile_cyaml_free(raw);
+}
+END_TEST
+
+START_TEST(libcyaml_positions_from_the_tree)
+{
+	/* What the loader does: libcyaml reads the tree written out again,
+	 * and a position it reports is looked up in the tree by key path. */
+	static const char text[] =
+		HEAD "windows:\n  builds:\n\n\n    - release: [x]\n";
+	struct wg_resources list;
+	struct wg_input in;
+	struct wg_buf out = WG_BUF_INIT;
+	struct wg_yaml_writer w;
+	struct raw_profile *raw = NULL;
+
+	wg_resources_init(&list);
+	ck_assert_int_eq(t_read(&ctx, &in, text, &list), 0);
+	wg_yaml_writer_init(&w, &out);
+	wg_yaml_writer_doc(&w, list.items[0]->root);
+	wg_yaml_writer_finish(&w);
+	wg_yaml_writer_release(&w);
+	ck_assert_int_eq(wg_profile_cyaml_load(&ctx, "p.yaml", out.buf,
+					       out.len, list.items[0]->root,
+					       &raw), -1);
+	ck_assert_str_eq(ctx.log.diags[0].field, "windows.builds[0].release");
+	ck_assert_uint_eq(ctx.log.diags[0].line, 7);
+	ck_assert_uint_eq(ctx.log.diags[0].col, 16);
+	wg_buf_release(&out);
+	wg_resources_release(&list);
+	wg_input_release(&in);
+}
+END_TEST
+
+START_TEST(anchors_and_merges_load_as_read)
+{
+	struct wg_profile p;
+
+	ck_assert_int_eq(load(HEAD "windows:\n  builds:\n"
+			      "    - &b {release: ltsc2022, handler: "
+			      "runhcs-wcow-hypervisor}\n"
+			      "    - <<: *b\n      arch: arm64\n"
+			      "  default: &d ltsc2022\n"
+			      "  select: [{kinds: [Pod], builds: [*d]}]\n", &p),
+			 0);
+	ck_assert_uint_eq(p.nbuilds, 2);
+	ck_assert_str_eq(p.builds[1].release->name, "ltsc2022");
+	ck_assert_str_eq(p.builds[1].handler, "runhcs-wcow-hypervisor");
+	ck_assert_str_eq(p.builds[1].arch, "arm64");
+	ck_assert_str_eq(p.builds[1].runtime_class, "windows-ltsc2022-arm64");
+	ck_assert_ptr_eq(p.select[0].builds[0], &p.builds[0]);
+	wg_profile_release(&p);
 }
 END_TEST
 
@@ -795,6 +846,8 @@ static Suite *profile_suite(void)
 	tcase_add_test(tc, overhead_rules);
 	tcase_add_test(tc, transforms_list);
 	tcase_add_test(tc, libcyaml_log_becomes_a_diagnostic);
+	tcase_add_test(tc, libcyaml_positions_from_the_tree);
+	tcase_add_test(tc, anchors_and_merges_load_as_read);
 	tcase_add_test(tc, regex_limits_come_from_ctx);
 	tcase_add_test(tc, resources_stay_in_the_profile_folder);
 	tcase_add_test(tc, templates_folder);
