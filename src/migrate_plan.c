@@ -538,12 +538,29 @@ static int add_to_seq(struct planner *p, const struct wg_tdiff *c,
 	return 0;
 }
 
+/* A whole object written as one line of flow ({...}) is rewritten so. */
+static int replace_root(struct planner *p, const struct wg_tdiff *c)
+{
+	struct wg_pos_node *pv = locate(p, c->old_value, 0);
+	struct wg_buf text = WG_BUF_INIT;
+
+	if (!pv || !(pv->flags & WG_POS_FLOW)
+	    || c->new_value->kind == WG_NODE_SCALAR)
+		return refuse(p, pv, "the whole object would be replaced");
+	if (check_old(p, pv))
+		return -1;
+	inline_text(p, &text, c->new_value, pv);
+	add(p, pv->start, pv->end, &text);
+	wg_buf_release(&text);
+	return 0;
+}
+
 static int plan_one(struct planner *p, const struct wg_tdiff *c)
 {
 	const struct wg_pos_node *pp;
 
 	if (!c->parent)
-		return refuse(p, NULL, "the whole object would be replaced");
+		return replace_root(p, c);
 	pp = locate(p, c->parent, c->parent->kind);
 	if (!pp)
 		return refuse(p, NULL, "cannot find the changed field in "

@@ -530,6 +530,17 @@ START_TEST(value_changes_kind)
 }
 END_TEST
 
+START_TEST(one_line_flow_object)
+{
+	expect("--- {apiVersion: v1, kind: Pod, spec: {}}  # json-ish\n",
+	       add_os,
+	       "--- {apiVersion: v1, kind: Pod, spec: {nodeSelector: "
+	       "{kubernetes.io/os: windows}}}  # json-ish\n");
+	expect_refusal("{\"apiVersion\": \"v1\", \"kind\": \"Pod\",\n"
+		       " \"spec\": {}}\n", add_os, 1, "several lines");
+}
+END_TEST
+
 static void drop_nested(struct wg_arena *a, struct wg_resources *list)
 {
 	(void)a;
@@ -792,6 +803,7 @@ static Suite *migrate_suite(void)
 	tcase_add_test(tc, utf8_columns);
 	tcase_add_test(tc, value_changes_kind);
 	tcase_add_test(tc, item_sharing_a_line_refused);
+	tcase_add_test(tc, one_line_flow_object);
 	tcase_add_test(tc, unchanged_file_is_byte_identical);
 	tcase_add_test(tc, removed_object_needs_the_fallback);
 	tcase_add_test(tc, templates_are_recognised_by_the_scanner);
