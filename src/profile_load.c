@@ -115,6 +115,26 @@ static struct wg_node *parse(struct wg_ctx *ctx, struct wg_profile *p,
 }
 
 /*
+ * The passes find problems in their own order; they are shown in the
+ * order of the file (a stable sort: one position keeps its order).
+ */
+static void sort_diags(struct wg_log *log, size_t first)
+{
+	for (size_t i = first + 1; i < log->ndiags; i++) {
+		struct wg_diag d = log->diags[i];
+		size_t j = i;
+
+		while (j > first && (log->diags[j - 1].line > d.line
+				     || (log->diags[j - 1].line == d.line
+					 && log->diags[j - 1].col > d.col))) {
+			log->diags[j] = log->diags[j - 1];
+			j--;
+		}
+		log->diags[j] = d;
+	}
+}
+
+/*
  * libcyaml loads the tree as checked, written out again: aliases expanded
  * and "<<" merges resolved as the reader did them (libcyaml would skip a
  * merge key as unknown), so both passes see the same profile.  Positions
@@ -148,6 +168,7 @@ static int load(struct wg_ctx *ctx, const char *path, const char *data,
 	struct wg_profile_loader L = { .ctx = ctx, .opts = opts, .p = &p };
 	struct raw_profile *raw = NULL;
 	size_t errors = ctx->log.counts[WG_SEV_ERROR];
+	size_t first = ctx->log.ndiags;
 
 	memset(&p, 0, sizeof(p));
 	wg_arena_init(&p.arena);
@@ -164,6 +185,7 @@ static int load(struct wg_ctx *ctx, const char *path, const char *data,
 			wg_profile_cyaml_free(raw);
 		}
 	}
+	sort_diags(&ctx->log, first);
 	if (ctx->log.counts[WG_SEV_ERROR] > errors) {
 		wg_profile_release(&p);
 		return -1;
