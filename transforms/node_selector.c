@@ -123,6 +123,8 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 		wg_buf_release(&path);
 		return 0;
 	}
+	/* DaemonSets must carry this themselves, whatever is decided for
+	 * other kinds: their controller ignores RuntimeClass scheduling. */
 	reason = sel->reason;
 	if (wg_resource_kind_is(res, "DaemonSet"))
 		reason = wg_arena_printf(&list->arena, "%s; %s", reason,

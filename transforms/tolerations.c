@@ -36,6 +36,8 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 		goto out;
 	seq = wg_map_ensure_seq(&list->arena, sel->pod.spec, "tolerations");
 	wg_seq_append(&list->arena, seq, t);
+	/* DaemonSets must carry this themselves, whatever is decided for
+	 * other kinds: their controller ignores RuntimeClass scheduling. */
 	reason = sel->reason;
 	if (wg_resource_kind_is(res, "DaemonSet"))
 		reason = wg_arena_printf(&list->arena, "%s; %s", reason,
