@@ -1,0 +1,85 @@
+# bash completion for wingen(1).  Installed by cmake --install into
+# share/bash-completion/completions; or: source doc/wingen.bash
+_wingen()
+{
+	local cur prev cmd i
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD-1]}
+	local commands="build check fn fmt migrate builds version help"
+
+	cmd=
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		-*) ;;
+		*) cmd=${COMP_WORDS[i]}; break ;;
+		esac
+	done
+	if [ -z "$cmd" ]; then
+		COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
+		return
+	fi
+
+	# Option values.
+	case $prev in
+	-f | --filename)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		compopt -o filenames 2>/dev/null
+		return ;;
+	-o | --output)
+		if [ "$cmd" = builds ]; then
+			COMPREPLY=($(compgen -W "table json" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -f -- "$cur"))
+			compopt -o filenames 2>/dev/null
+		fi
+		return ;;
+	--output-format)
+		case $cmd in
+		check) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
+		builds) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
+		*) COMPREPLY=($(compgen -W "yaml json" -- "$cur")) ;;
+		esac
+		return ;;
+	--load-restrictor)
+		COMPREPLY=($(compgen -W "rootonly none" -- "$cur"))
+		return ;;
+	--templates)
+		COMPREPLY=($(compgen -d -- "$cur"))
+		compopt -o filenames 2>/dev/null
+		return ;;
+	--runtimeclass-file)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		compopt -o filenames 2>/dev/null
+		return ;;
+	esac
+
+	local opts
+	case $cmd in
+	build) opts="-f --filename -o --output --output-format --explain
+		--strict --diff --check --print-profile --templates
+		--load-restrictor --help" ;;
+	check) opts="-f --filename --output-format --strict --templates
+		--load-restrictor --help" ;;
+	fmt) opts="-f --filename -o --output --output-format --help" ;;
+	migrate) opts="--in-place --diff --reformat-fallback
+		--runtimeclass-file --strict --templates --load-restrictor
+		--help" ;;
+	builds) opts="-o --output-format --help" ;;
+	fn | version) opts="--help" ;;
+	help)
+		COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+		return ;;
+	*) return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+		return
+	fi
+	# PROFILE and PATH arguments: files and folders.
+	case $cmd in
+	build | check | migrate)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		compopt -o filenames 2>/dev/null ;;
+	esac
+}
+complete -F _wingen wingen

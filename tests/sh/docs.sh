@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# The documentation: the man page renders (man -l, groff without
+# warnings) and covers every command, build's and check's options and fn's
+# settings; every command has --help; the bash completion knows every
+# command and option; cmake --install puts both in place.
+#   docs.sh WINGEN YAMLCMP CORPUS
+set -u
+wingen=$(realpath "$1")
+root=$(cd "$(dirname "$0")/../.." && pwd)
+man_page=$root/doc/wingen.1
+completion=$root/doc/wingen.bash
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+no() { echo "FAIL: $*"; fail=1; }
+
+commands=$("$wingen" help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
+[ -n "$commands" ] || no "wingen help lists no command"
+
+options() {	# options CMD: the long options of CMD's --help
+	"$wingen" help "$1" | sed -n '/^options:/,$p' \
+		| grep -o -- '--[a-z][a-z-]*' | sort -u
+}
+
+# --help for every command.
+for c in $commands; do
+	"$wingen" "$c" --help >"$tmp/help" 2>&1 \
+		|| no "wingen $c --help: exit status $?"
+	want="^usage: wingen $c"
+	[ "$c" = help ] && want="^usage: wingen COMMAND"
+	grep -q "$want" "$tmp/help" \
+		|| no "wingen $c --help does not start with its usage"
+done
+
+# The man page: rendered, and without formatter warnings.
+if command -v man >/dev/null 2>&1; then
+	LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$man_page" >"$tmp/man.txt" \
+		2>"$tmp/man.err" || no "man -l doc/wingen.1 failed"
+	[ -s "$tmp/man.err" ] && no "man -l: $(cat "$tmp/man.err")"
+elif command -v groff >/dev/null 2>&1; then
+	groff -man -Tutf8 "$man_page" >"$tmp/man.txt" 2>/dev/null
+else
+	echo "SKIP: neither man nor groff is installed (Debian package man-db)"
+	exit 77
+fi
+if command -v groff >/dev/null 2>&1; then
+	groff -man -ww -z "$man_page" 2>"$tmp/groff.err"
+	[ -s "$tmp/groff.err" ] && no "groff warns: $(cat "$tmp/groff.err")"
+fi
+grep -q '^NAME' "$tmp/man.txt" && grep -q '^EXIT STATUS' "$tmp/man.txt" \
+	|| no "the rendered man page lacks NAME or EXIT STATUS"
+for c in $commands; do
+	grep -q "^       $c\b" "$tmp/man.txt" \
+		|| no "the man page does not describe '$c' under COMMANDS"
+done
+for c in build check; do
+	for opt in $(options "$c"); do
+		grep -q -- "$opt" "$tmp/man.txt" \
+			|| no "the man page does not mention $c's $opt"
+	done
+done
+for key in $("$wingen" help fn | sed -n 's/^    \([a-zA-Z-]*\)=.*/\1/p'); do
+	grep -qE -- "^ +$key=" "$tmp/man.txt" \
+		|| no "the man page does not list fn's setting $key"
+done
+for tool in kubectl "Helm 3" "Helm 4" kustomize kpt "Argo CD" Flux; do
+	grep -q "^       $tool" "$tmp/man.txt" \
+		|| no "the man page has no INTEGRATIONS entry for $tool"
+done
+
+# Bash completion, driven as bash drives it.
+complete_words() {	# complete_words WORD...: the candidates for the last
+	bash -c '
+		source "$1"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		_wingen; printf "%s\n" "${COMPREPLY[@]}"' _ "$completion" "$@"
+}
+got=$(complete_words wingen '' | sort | tr '\n' ' ')
+for c in $commands; do
+	case " $got " in *" $c "*) ;; *) no "completion lacks the command $c" ;; esac
+done
+for c in $commands; do
+	want=$(options "$c")
+	have=" $(complete_words wingen "$c" -- | tr '\n' ' ') "
+	for opt in $want; do
+		case $have in *" $opt "*) ;; *) no "completion of '$c' lacks $opt" ;; esac
+	done
+done
+[ "$(complete_words wingen check --output-format '' | tr '\n' ' ')" = "text json " ] \
+	|| no "completion: check --output-format is not text|json"
+[ "$(complete_words wingen build --output-format '' | tr '\n' ' ')" = "yaml json " ] \
+	|| no "completion: build --output-format is not yaml|json"
+[ "$(complete_words wingen help bu | tr '\n' ' ')" = "build builds " ] \
+	|| no "completion: help bu is not build, builds"
+
+# cmake --install puts the page and the completion in place.
+build=$(dirname "$wingen")
+if [ -f "$build/cmake_install.cmake" ] && command -v cmake >/dev/null; then
+	cmake --install "$build" --prefix "$tmp/inst" >/dev/null \
+		|| no "cmake --install failed"
+	cmp -s "$tmp/inst/share/man/man1/wingen.1" "$man_page" \
+		|| no "cmake --install did not install the man page"
+	cmp -s "$tmp/inst/share/bash-completion/completions/wingen" \
+		"$completion" || no "cmake --install did not install the completion"
+fi
+
+[ "$fail" = 0 ] && echo "docs: all checks pass"
+exit $fail
