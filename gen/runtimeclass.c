@@ -431,9 +431,9 @@ static bool first_difference(const struct wg_node *a, const struct wg_node *b,
 			long j = wg_map_findn(b, k->u.str, k->len);
 
 			wg_path_append_key(path, k->u.str, k->len);
-			if (j < 0 || first_difference(wg_map_value(a, i),
-						      wg_map_value(b, (size_t)j),
-						      path))
+			if (j < 0 || first_difference(
+					     wg_map_value(a, i),
+					     wg_map_value(b, (size_t)j), path))
 				return true;
 			path->len = mark;
 			path->buf[mark] = '\0';

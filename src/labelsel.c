@@ -63,7 +63,7 @@ static bool name_part(const char *s, size_t len, bool allow_empty)
 	if (len > 63 || !is_alnum(s[0]) || !is_alnum(s[len - 1]))
 		return false;
 	for (size_t i = 1; i + 1 < len; i++)
-		if (!is_alnum(s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
+		if (!is_alnum(s[i]) && !strchr("-_.", s[i]))
 			return false;
 	return true;
 }

@@ -110,28 +110,28 @@ static int check_path(struct wg_profile_loader *L, const char *field,
 {
 	char real[PATH_MAX], root[PATH_MAX];
 	struct stat st;
+	int err;
 
 	if (!realpath(path, real)) {
-		if (errno == ENOENT || errno == ENOTDIR)
+		err = errno;
+		if (err == ENOENT || err == ENOTDIR)
 			return wg_profile_report(L, WG_SEV_ERROR, NULL, field,
-						 "'%s' does not exist", written);
+						 "'%s' does not exist",
+						 written);
 		return wg_profile_report(L, WG_SEV_ERROR, NULL, field,
 					 "cannot resolve '%s': %s", written,
+					 strerror(err));
+	}
+	if (!L->p->load_restrictor_none && !realpath(L->p->dir, root))
+		return wg_profile_report(L, WG_SEV_ERROR, NULL, field,
+					 "cannot resolve the profile's folder "
+					 "'%s': %s", L->p->dir,
 					 strerror(errno));
-	}
-	if (!L->p->load_restrictor_none) {
-		if (!realpath(L->p->dir, root))
-			return wg_profile_report(L, WG_SEV_ERROR, NULL, field,
-						 "cannot resolve the profile's "
-						 "folder '%s': %s", L->p->dir,
-						 strerror(errno));
-		if (!inside(root, real))
-			return wg_profile_report(L, WG_SEV_ERROR, NULL, field,
-						 "'%s' is outside the profile's "
-						 "folder (allow it with "
-						 "--load-restrictor none)",
-						 written);
-	}
+	if (!L->p->load_restrictor_none && !inside(root, real))
+		return wg_profile_report(L, WG_SEV_ERROR, NULL, field,
+					 "'%s' is outside the profile's folder "
+					 "(allow it with --load-restrictor "
+					 "none)", written);
 	if (want_dir && (stat(real, &st) != 0 || !S_ISDIR(st.st_mode)))
 		return wg_profile_report(L, WG_SEV_ERROR, NULL, field,
 					 "'%s' is not a folder", written);
@@ -551,9 +551,9 @@ static void check_builds(struct wg_profile_loader *L,
 				ok = false;
 			} else if (strcmp(o->runtime_class,
 					  b->runtime_class) == 0) {
-				wg_profile_report(L, WG_SEV_ERROR, NULL,
-						  fmt_path(L, "windows.builds", i,
-							   ".runtimeClass"),
+				f = fmt_path(L, "windows.builds", i,
+					     ".runtimeClass");
+				wg_profile_report(L, WG_SEV_ERROR, NULL, f,
 						  "runtimeClass '%s' is also "
 						  "the name of windows.builds"
 						  "[%zu]; give each build its "
@@ -635,7 +635,8 @@ static void offset_pos(const struct wg_node *n, const char *text,
 	size_t chars = 0;
 	bool simple = n->style == WG_STYLE_PLAIN
 		      || (n->style == WG_STYLE_SINGLE && !strchr(text, '\''))
-		      || (n->style == WG_STYLE_DOUBLE && !strpbrk(text, "\\\""));
+		      || (n->style == WG_STYLE_DOUBLE
+			  && !strpbrk(text, "\\\""));
 
 	*out = *n;
 	if (!simple || strchr(text, '\n'))
@@ -914,6 +915,18 @@ static void add_step(struct wg_profile_loader *L, const struct wg_node *at,
 	p->nsteps++;
 }
 
+static void unknown_key(struct wg_profile_loader *L,
+			const struct wg_node *at, const char *field,
+			const char *key, const char *hint)
+{
+	if (hint)
+		wg_profile_report(L, WG_SEV_ERROR, at, field, "unknown key "
+				  "'%s'; did you mean '%s'?", key, hint);
+	else
+		wg_profile_report(L, WG_SEV_ERROR, at, field, "unknown key "
+				  "'%s'", key);
+}
+
 static void check_transforms(struct wg_profile_loader *L)
 {
 	struct wg_profile *p = L->p;
@@ -954,14 +967,9 @@ static void check_transforms(struct wg_profile_loader *L)
 				if (one_of(s, entry_keys, 2) >= 0)
 					continue;
 				hint = wg_suggest(s, entry_keys, 2);
-				wg_profile_report(L, WG_SEV_ERROR, key,
-						  wg_arena_printf(&p->arena,
-								  "%s.%s",
-								  field, s),
-						  hint ? "unknown key '%s'; did "
-						  "you mean '%s'?"
-						  : "unknown key '%s'%s", s,
-						  hint ? hint : "");
+				unknown_key(L, key, wg_arena_printf(
+						    &p->arena, "%s.%s", field,
+						    s), s, hint);
 			}
 			name = wg_map_get(e, "name");
 			config = wg_map_get(e, "config");

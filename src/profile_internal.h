@@ -144,7 +144,8 @@ int wg_profile_cyaml_load(struct wg_ctx *ctx, const char *file,
 void wg_profile_cyaml_free(struct raw_profile *raw);
 
 /* The meaning check: raw -> L->p, reporting every problem. (profile_check.c) */
-void wg_profile_check(struct wg_profile_loader *L, const struct raw_profile *raw);
+void wg_profile_check(struct wg_profile_loader *L,
+		      const struct raw_profile *raw);
 
 /*
  * The candidate closest to word by edit distance when close enough to be

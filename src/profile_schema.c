@@ -187,7 +187,8 @@ static bool is_bool(const struct wg_node *n)
 }
 
 static void check_value(struct wg_profile_loader *L, const struct wg_node *n,
-			const cyaml_schema_value_t *schema, struct wg_buf *path);
+			const cyaml_schema_value_t *schema,
+			struct wg_buf *path);
 
 static void check_mapping(struct wg_profile_loader *L, const struct wg_node *n,
 			  const cyaml_schema_field_t *fields,

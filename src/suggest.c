@@ -28,7 +28,8 @@ static size_t distance(const char *a, const char *b)
 			if (d[i - 1][j - 1] + cost < best)
 				best = d[i - 1][j - 1] + cost;
 			if (i > 1 && j > 1 && a[i - 1] == b[j - 2]
-			    && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+			    && a[i - 2] == b[j - 1]
+			    && d[i - 2][j - 2] + 1 < best)
 				best = d[i - 2][j - 2] + 1;
 			d[i][j] = best;
 		}

@@ -79,7 +79,8 @@ static void json(struct wg_buf *out)
 		wg_buf_addstr(out, ", \"aliases\": [");
 		for (size_t i = 0; i < 3 && r->aliases[i]; i++) {
 			wg_buf_addstr(out, i ? ", " : "");
-			wg_json_quote(out, r->aliases[i], strlen(r->aliases[i]));
+			wg_json_quote(out, r->aliases[i],
+				      strlen(r->aliases[i]));
 		}
 		wg_buf_addstr(out, "], ");
 		json_str(out, "build", r->build);

@@ -150,7 +150,8 @@ START_TEST(every_field_is_loaded)
 		"    - release: ltsc2019\n"
 		"      handler: runhcs-wcow-hypervisor\n"
 		"    - build: '10.0.20348'\n"
-		"      overhead:\n        podFixed: {cpu: 100m, memory: 128Mi}\n"
+		"      overhead:\n"
+		"        podFixed: {cpu: 100m, memory: 128Mi}\n"
 		"    - release: ltsc2025\n      arch: arm64\n"
 		"    - release: '2025'\n      runtimeClass: win-2025.example\n"
 		"  default: 2022\n"
@@ -225,7 +226,8 @@ START_TEST(embedded_default_profile)
 		"mcr.microsoft.com/windows/nanoserver:1809",
 		"mcr.microsoft.com/windows/server:ltsc2025",
 		"mcr.microsoft.com/windows:1809",
-		"mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022",
+		"mcr.microsoft.com/windows/servercore/iis:"
+		"windowsservercore-ltsc2022",
 		"mcr.microsoft.com/dotnet/framework/aspnet:4.8",
 		"microsoft/windowsservercore",
 		"docker.io/microsoft/nanoserver:1709",
@@ -236,7 +238,8 @@ START_TEST(embedded_default_profile)
 		"nginx", "mcr.microsoft.com/windowsfoo/x:1",
 		"mcr.microsoft.com/dotnet/aspnet:8.0",
 		"example.com/mcr.microsoft.com/windows/servercore:ltsc2022",
-		"registry:5000/nanoserver/tool:1", "microsoft/mssql-server-linux",
+		"registry:5000/nanoserver/tool:1",
+		"microsoft/mssql-server-linux",
 	};
 	struct wg_profile p;
 
@@ -278,7 +281,9 @@ START_TEST(find_build_and_toleration)
 {
 	struct wg_profile p;
 	struct wg_arena a = WG_ARENA_INIT;
-	struct wg_taint exists = { "node.kubernetes.io/os", NULL, "NoSchedule" };
+	struct wg_taint exists = {
+		"node.kubernetes.io/os", NULL, "NoSchedule",
+	};
 	struct wg_buf b = WG_BUF_INIT;
 
 	ck_assert_int_eq(load(HEAD "windows:\n  builds:\n"
@@ -386,7 +391,8 @@ START_TEST(duplicates_and_defaults_that_name_nothing)
 			      "    - release: ltsc2022\n"
 			      "      handler: runhcs-wcow-hypervisor\n"
 			      "  default: ltsc2019\n"
-			      "  select:\n    - {kinds: [Pod], builds: [1809]}\n",
+			      "  select:\n"
+			      "    - {kinds: [Pod], builds: [1809]}\n",
 			      &p), -1);
 	at(diag("windows.builds[1]", "duplicate build: the same release, "
 		"arch and handler as windows.builds[0]"), 6, 7);
@@ -432,7 +438,8 @@ START_TEST(warnings_do_not_fail_the_load)
 	ck_assert_int_eq(load(HEAD "windows:\n  builds:\n"
 			      "    - release: 1909\n"
 			      "    - build: 10.0.25398\n"
-			      "    - release: ltsc2022\n      arch: arm64\n", &p),
+			      "    - release: ltsc2022\n"
+			      "      arch: arm64\n", &p),
 			 0);
 	ck_assert_uint_eq(ctx.log.counts[WG_SEV_ERROR], 0);
 	ck_assert_uint_eq(ctx.log.counts[WG_SEV_WARNING], 3);
@@ -838,7 +845,8 @@ static Suite *profile_suite(void)
 	tcase_add_test(tc, every_field_is_loaded);
 	tcase_add_test(tc, embedded_default_profile);
 	tcase_add_test(tc, find_build_and_toleration);
-	tcase_add_test(tc, every_problem_is_reported_with_key_path_and_position);
+	tcase_add_test(tc,
+		       every_problem_is_reported_with_key_path_and_position);
 	tcase_add_test(tc, duplicates_and_defaults_that_name_nothing);
 	tcase_add_test(tc, builds_by_number_and_bad_numbers);
 	tcase_add_test(tc, warnings_do_not_fail_the_load);

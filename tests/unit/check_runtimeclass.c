@@ -275,7 +275,8 @@ START_TEST(input_runtime_class_that_differs_is_an_error)
 		"apiVersion: node.k8s.io/v1\nkind: RuntimeClass\n"
 		"metadata:\n  name: windows-ltsc2022\n"
 		"handler: runhcs-wcow-hypervisor\n"
-		"scheduling:\n  nodeSelector:\n    kubernetes.io/os: 'windows'\n"
+		"scheduling:\n  nodeSelector:\n"
+		"    kubernetes.io/os: 'windows'\n"
 		"    kubernetes.io/arch: 'amd64'\n"
 		"    node.kubernetes.io/windows-build: '10.0.20348'\n"
 		"  tolerations:\n  - key: os\n    operator: Equal\n"
@@ -457,7 +458,8 @@ static Suite *runtimeclass_suite(void)
 	tcase_add_test(tc, taint_without_value_tolerates_with_exists);
 	tcase_add_test(tc, overhead_only_when_set);
 	tcase_add_test(tc, input_runtime_class_kept_when_equal);
-	tcase_add_test(tc, input_equal_in_another_order_and_with_krm_annotations);
+	tcase_add_test(tc,
+		       input_equal_in_another_order_and_with_krm_annotations);
 	tcase_add_test(tc, input_runtime_class_that_differs_is_an_error);
 	tcase_add_test(tc, custom_template);
 	tcase_add_test(tc, bad_templates);
