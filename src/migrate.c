@@ -219,9 +219,12 @@ static void group(struct finisher *fin, const struct wg_resources *list)
 			continue;
 		ds = &fin->docs[last];
 		doc_push(&ds->extra, &ds->nextra, &ds->extra_cap, res);
-		if (!ds->problem) {
-			ds->problem = "the chain added an object after this "
-				      "one, and new documents are not "
+		/* after an object of a List, build's order would put it
+		 * among the items, where no document can go */
+		if (!ds->problem && ds->nres
+		    && ((struct payload *)ds->res[0]->payload)->item >= 0) {
+			ds->problem = "the chain added an object after an item "
+				      "of a List, and List items are not "
 				      "written as text";
 			ds->culprit = res;
 		}
@@ -426,6 +429,27 @@ static void reformat(struct finisher *fin, const struct docstate *ds,
 	free(roots);
 }
 
+/* Objects the chain added after a document become new documents right
+ * after it (before the next "---"), written by the YAML writer. */
+static void add_documents(struct finisher *fin, const struct docstate *ds,
+			  size_t end, struct wg_edits *edits)
+{
+	const struct wg_node **roots = wg_xcalloc(ds->nextra,
+						  sizeof(*roots));
+	struct wg_buf text = WG_BUF_INIT;
+	const char *d = fin->ix.data;
+
+	for (size_t i = 0; i < ds->nextra; i++)
+		roots[i] = ds->extra[i]->root;
+	if (end && d[end - 1] != '\n' && d[end - 1] != '\r')
+		wg_buf_addstr(&text, fin->ix.eol);
+	wg_buf_addf(&text, "---%s", fin->ix.eol);
+	emit_yaml(fin, &text, roots, ds->nextra, true);
+	wg_edits_add(edits, end, end, text.buf, text.len);
+	wg_buf_release(&text);
+	free(roots);
+}
+
 static void report(struct finisher *fin, const struct docstate *ds)
 {
 	const struct wg_resource *res = ds->culprit;
@@ -477,7 +501,9 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		bool done = false;
 
 		plan_doc(&fin, ds, &edits);
-		f->objects_changed += ds->changed;
+		if (!ds->problem && ds->nextra)
+			add_documents(&fin, ds, end, &edits);
+		f->objects_changed += ds->changed + ds->nextra;
 		if (!ds->problem && edits.len) {
 			/* Apply to this document's region alone. */
 			for (size_t i = 0; i < edits.len; i++) {

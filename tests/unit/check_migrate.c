@@ -575,6 +575,36 @@ START_TEST(unchanged_file_is_byte_identical)
 }
 END_TEST
 
+/* What fan-out does: a copy of the object, right after it. */
+static void add_copy(struct wg_arena *a, struct wg_resources *list)
+{
+	struct wg_resource *src = list->items[0];
+	struct wg_node *copy = wg_node_clone(a, src->root);
+
+	set_str(a, wg_path_get(copy, "metadata"), "name", "copy");
+	wg_resources_insert(list, 1, wg_resource_new(list, copy, src->file,
+						     src->index));
+}
+
+START_TEST(added_objects_become_documents)
+{
+	expect("apiVersion: v1\nkind: Pod\nmetadata:\n  name: a  # first\n"
+	       "# after a\n---\napiVersion: v1\nkind: Service\n",
+	       add_copy,
+	       "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a  # first\n"
+	       "# after a\n---\napiVersion: v1\nkind: Pod\nmetadata:\n"
+	       "  name: copy\n---\napiVersion: v1\nkind: Service\n");
+	expect("apiVersion: v1\r\nkind: Pod\r\nmetadata: {name: a}",
+	       add_copy,
+	       "apiVersion: v1\r\nkind: Pod\r\nmetadata: {name: a}\r\n"
+	       "---\r\napiVersion: v1\r\nkind: Pod\r\n"
+	       "metadata: {name: copy}");
+	expect_refusal("apiVersion: v1\nkind: List\nitems:\n"
+		       "- apiVersion: v1\n  kind: Pod\n  metadata: {name: a}\n",
+		       add_copy, 4, "item of a List");
+}
+END_TEST
+
 static void remove_object(struct wg_arena *a, struct wg_resources *list)
 {
 	(void)a;
@@ -806,6 +836,7 @@ static Suite *migrate_suite(void)
 	tcase_add_test(tc, one_line_flow_object);
 	tcase_add_test(tc, unchanged_file_is_byte_identical);
 	tcase_add_test(tc, removed_object_needs_the_fallback);
+	tcase_add_test(tc, added_objects_become_documents);
 	tcase_add_test(tc, templates_are_recognised_by_the_scanner);
 	tcase_add_test(tc, skips_templates_and_non_objects);
 	suite_add_tcase(s, tc);
