@@ -41,6 +41,7 @@ static bool parse_int(const char *s, size_t len, long long *out)
 {
 	char buf[32], *end;
 
+	*out = 0;
 	if (!len || len >= sizeof(buf))
 		return false;
 	memcpy(buf, s, len);
@@ -77,8 +78,8 @@ bool wg_toleration_superset(const struct wg_node *ss, const struct wg_node *t)
 	if (!field_eq(ss, t, "effect") && !field_is(ss, "effect", ""))
 		return false;
 	if (field_is(ss, "effect", "NoExecute")) {
-		long long a, b;
-		bool bad_a, bad_b;
+		long long a = 0, b = 0;
+		bool bad_a = false, bad_b = false;
 
 		if (seconds(ss, &a, &bad_a)) {
 			if (!seconds(t, &b, &bad_b) || bad_a || bad_b || b > a)
@@ -132,7 +133,7 @@ static bool value_in(const struct wg_node *values, const char *v)
 static bool compare(const struct wg_node *values, const char *v, bool gt)
 {
 	const struct wg_node *first;
-	long long a, b;
+	long long a = 0, b = 0;
 
 	if (!wg_is_seq(values) || values->len != 1)
 		return false;
