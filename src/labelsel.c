@@ -317,6 +317,107 @@ int wg_label_selector_parse(struct wg_arena *arena, const char *text,
 	return 0;
 }
 
+/* ---- selectors written as objects --------------------------------------- */
+
+static const struct {
+	const char *name;
+	enum wg_label_op op;
+} expr_ops[] = {
+	{ "In", WG_LABEL_IN },
+	{ "NotIn", WG_LABEL_NOTIN },
+	{ "Exists", WG_LABEL_EXISTS },
+	{ "DoesNotExist", WG_LABEL_NOT_EXISTS },
+};
+
+/* Appends key=value requirements for every pair of a map of labels. */
+static int add_map(struct wg_arena *arena, const struct wg_node *m,
+		   struct wg_label_req *reqs, size_t *n)
+{
+	for (size_t i = 0; i < m->len; i++) {
+		const struct wg_node *v = wg_map_value(m, i);
+		struct wg_label_req *r = &reqs[(*n)++];
+
+		if (!wg_is_scalar(v))
+			return -1;
+		r->key = wg_scalar_dup(arena, wg_map_key(m, i));
+		r->op = WG_LABEL_EQ;
+		r->values = wg_arena_alloc(arena, sizeof(*r->values));
+		r->values[0] = wg_scalar_dup(arena, v);
+		r->nvalues = 1;
+	}
+	return 0;
+}
+
+static int add_expr(struct wg_arena *arena, const struct wg_node *e,
+		    struct wg_label_req *r)
+{
+	const struct wg_node *key = wg_map_get(e, "key");
+	const struct wg_node *op = wg_map_get(e, "operator");
+	const struct wg_node *values = wg_map_get(e, "values");
+	size_t i, nv = wg_is_seq(values) ? values->len : 0;
+
+	if (!wg_is_map(e) || !wg_is_scalar(key) || !wg_is_scalar(op)
+	    || (values && !wg_is_seq(values) && !wg_node_is_null(values)))
+		return -1;
+	for (i = 0; i < sizeof(expr_ops) / sizeof(*expr_ops); i++)
+		if (wg_scalar_is(op, expr_ops[i].name))
+			break;
+	if (i == sizeof(expr_ops) / sizeof(*expr_ops))
+		return -1;
+	r->key = wg_scalar_dup(arena, key);
+	r->op = expr_ops[i].op;
+	/* In and NotIn need values, Exists and DoesNotExist take none
+	 * (the API server's validation) */
+	if ((r->op == WG_LABEL_IN || r->op == WG_LABEL_NOTIN) != (nv > 0))
+		return -1;
+	r->values = wg_arena_alloc(arena, (nv ? nv : 1) * sizeof(*r->values));
+	for (size_t j = 0; j < nv; j++) {
+		if (!wg_is_scalar(wg_seq_item(values, j)))
+			return -1;
+		r->values[j] = wg_scalar_dup(arena, wg_seq_item(values, j));
+	}
+	r->nvalues = nv;
+	return 0;
+}
+
+int wg_label_selector_from_node(struct wg_arena *arena,
+				const struct wg_node *node, bool set_based,
+				struct wg_label_selector *sel)
+{
+	const struct wg_node *labels = set_based
+		? wg_map_get(node, "matchLabels") : node;
+	const struct wg_node *exprs = set_based
+		? wg_map_get(node, "matchExpressions") : NULL;
+	size_t n = 0, cap;
+
+	sel->reqs = NULL;
+	sel->len = 0;
+	if (wg_node_is_null(node))
+		return 0;
+	if (!wg_is_map(node))
+		return -1;
+	if (wg_node_is_null(labels))
+		labels = NULL;
+	if (wg_node_is_null(exprs))
+		exprs = NULL;
+	if ((labels && !wg_is_map(labels)) || (exprs && !wg_is_seq(exprs)))
+		return -1;
+	cap = (labels ? labels->len : 0) + (exprs ? exprs->len : 0);
+	sel->reqs = wg_arena_zalloc(arena, (cap ? cap : 1)
+					   * sizeof(*sel->reqs));
+	if (labels && add_map(arena, labels, sel->reqs, &n))
+		goto bad;
+	for (size_t i = 0; exprs && i < exprs->len; i++)
+		if (add_expr(arena, wg_seq_item(exprs, i), &sel->reqs[n++]))
+			goto bad;
+	sel->len = n;
+	return 0;
+bad:
+	sel->reqs = NULL;
+	sel->len = 0;
+	return -1;
+}
+
 /* ---- matching ----------------------------------------------------------- */
 
 static bool in_set(const struct wg_label_req *r, const struct wg_node *v)

@@ -48,6 +48,20 @@ int wg_label_selector_parse(struct wg_arena *arena, const char *text,
 bool wg_label_selector_matches(const struct wg_label_selector *sel,
 			       const struct wg_node *labels);
 
+/*
+ * Reads a selector written as an object into sel (everything in arena):
+ * with set_based false, a map of labels (a Service's or a
+ * ReplicationController's spec.selector); with set_based true, a
+ * LabelSelector {matchLabels, matchExpressions} with operators In, NotIn,
+ * Exists and DoesNotExist.  A missing or null node gives an empty
+ * selector, which matches everything: what "empty" means (nothing for a
+ * Service, everything for a PodDisruptionBudget) is the caller's call.
+ * Returns 0, or -1 when node is not such a selector (sel is then empty).
+ */
+int wg_label_selector_from_node(struct wg_arena *arena,
+				const struct wg_node *node, bool set_based,
+				struct wg_label_selector *sel);
+
 /* Appends sel in canonical selector syntax ("a=b,c in (d,e),!f"), which
  * parses back to the same selector. */
 struct wg_buf;

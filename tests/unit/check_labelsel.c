@@ -175,6 +175,82 @@ START_TEST(matching_follows_kubernetes)
 }
 END_TEST
 
+/* Selectors written as objects: a Service's map, a LabelSelector. */
+START_TEST(selectors_from_objects)
+{
+	struct wg_ctx ctx;
+	struct wg_input in;
+	struct wg_resources list;
+	const struct wg_node *labels;
+	static const struct {
+		const char *yaml;
+		bool set_based;
+		int rc;
+		bool want;
+		const char *canon;
+	} cases[] = {
+		{ "{app: iis, tier: front}", false, 0, true,
+		  "app=iis,tier=front" },
+		{ "{app: iis, tier: back}", false, 0, false, NULL },
+		{ "{}", false, 0, true, "" },
+		{ "~", false, 0, true, "" },
+		{ "[app]", false, -1, true, "" },
+		{ "{app: [iis]}", false, -1, true, "" },
+		{ "{matchLabels: {app: iis}}", true, 0, true, "app=iis" },
+		{ "{matchLabels: {app: iis}, matchExpressions: [{key: tier, "
+		  "operator: In, values: [front, back]}, {key: os, operator: "
+		  "DoesNotExist}]}", true, 0, true,
+		  "app=iis,tier in (front,back),!os" },
+		{ "{matchExpressions: [{key: tier, operator: NotIn, values: "
+		  "[front]}]}", true, 0, false, NULL },
+		{ "{matchExpressions: [{key: tier, operator: Exists}]}", true,
+		  0, true, "tier" },
+		{ "{matchExpressions: [{key: tier, operator: Gt, values: "
+		  "['1']}]}", true, -1, true, "" },
+		{ "{matchExpressions: [{key: tier, operator: In}]}", true, -1,
+		  true, "" },
+		{ "{matchExpressions: [{key: tier, operator: Exists, values: "
+		  "[x]}]}", true, -1, true, "" },
+		{ "{matchLabels: ~, matchExpressions: ~}", true, 0, true, "" },
+		/* a map selector is not read as a LabelSelector */
+		{ "{app: iis}", true, 0, true, "" },
+	};
+
+	wg_ctx_init(&ctx);
+	wg_resources_init(&list);
+	ck_assert_int_eq(t_read(&ctx, &in, "app: iis\ntier: front\n", &list),
+			 0);
+	labels = list.items[0]->root;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct wg_input sin;
+		struct wg_resources sl;
+		struct wg_label_selector sel;
+		struct wg_buf b = WG_BUF_INIT;
+		const struct wg_node *node;
+
+		wg_resources_init(&sl);
+		ck_assert_int_eq(t_read(&ctx, &sin, cases[i].yaml, &sl), 0);
+		node = sl.len ? sl.items[0]->root : NULL;
+		ck_assert_msg(wg_label_selector_from_node(&arena, node,
+							  cases[i].set_based,
+							  &sel) == cases[i].rc,
+			      "%s", cases[i].yaml);
+		ck_assert_msg(wg_label_selector_matches(&sel, labels)
+			      == cases[i].want, "%s", cases[i].yaml);
+		if (cases[i].canon) {
+			wg_label_selector_write(&sel, &b);
+			ck_assert_str_eq(b.buf, cases[i].canon);
+		}
+		wg_buf_release(&b);
+		wg_resources_release(&sl);
+		wg_input_release(&sin);
+	}
+	wg_resources_release(&list);
+	wg_input_release(&in);
+	wg_ctx_release(&ctx);
+}
+END_TEST
+
 START_TEST(name_syntax)
 {
 	char long_label[70], long_sub[260];
@@ -241,6 +317,7 @@ static Suite *labelsel_suite(void)
 	tcase_add_test(tc, parse_every_operator);
 	tcase_add_test(tc, errors_have_offsets);
 	tcase_add_test(tc, matching_follows_kubernetes);
+	tcase_add_test(tc, selectors_from_objects);
 	tcase_add_test(tc, name_syntax);
 	suite_add_tcase(s, tc);
 	return s;
