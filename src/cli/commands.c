@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "wingen/plugin.h"
 
 const struct wg_command wg_commands[] = {
 	{
@@ -165,7 +166,7 @@ const struct wg_command wg_commands[] = {
 		"Print the version of wingen and of the libraries it uses.", "",
 	},
 	{
-		"help", wg_cmd_help, "help [COMMAND]",
+		"help", wg_cmd_help, "help [COMMAND|plugins]",
 		"Show the commands, or one command's options.", "",
 	},
 	{ NULL, NULL, NULL, NULL, NULL },
@@ -183,8 +184,22 @@ int wg_cmd_version(int argc, char **argv)
 	return WG_EXIT_OK;
 }
 
+/* wingen help plugins: what a profile's transforms: may list, in the
+ * default chain's order. */
+static int help_plugins(void)
+{
+	puts("plugins (the default chain, in order):");
+	for (size_t i = 0; wg_plugins[i]; i++)
+		printf("  %-20s %s%s\n", wg_plugins[i]->name,
+		       wg_plugins[i]->kind == WG_PLUGIN_GENERATOR
+		       ? "(generator) " : "", wg_plugins[i]->summary);
+	return WG_EXIT_OK;
+}
+
 int wg_cmd_help(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "plugins") == 0)
+		return help_plugins();
 	if (argc > 1 && strcmp(argv[1], "--help") != 0
 	    && strcmp(argv[1], "-h") != 0)
 		return wg_print_help(argv[1]);
@@ -194,7 +209,8 @@ int wg_cmd_help(int argc, char **argv)
 	for (const struct wg_command *c = wg_commands; c->name; c++)
 		printf("  %-10s %s\n", c->name, c->summary);
 	puts("\nRun 'wingen help COMMAND' or 'wingen COMMAND --help' for a "
-	     "command's options.\nExit status: 0 success, 1 failure, 2 usage "
+	     "command's options,\n'wingen help plugins' for the plugins a "
+	     "profile can chain.\nExit status: 0 success, 1 failure, 2 usage "
 	     "error.");
 	return WG_EXIT_OK;
 }
