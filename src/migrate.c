@@ -148,8 +148,10 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 
 			pl->file = f;
 			pl->doc = d;
-			pl->item = res->flags & WG_RES_LIST_ITEM
-				   ? item_index(f->docs[d].root, res->root) : -1;
+			pl->item = -1;
+			if (res->flags & WG_RES_LIST_ITEM)
+				pl->item = item_index(f->docs[d].root,
+						      res->root);
 			pl->before = wg_node_clone(&list->arena, res->root);
 			res->payload = pl;
 		}
@@ -246,7 +248,8 @@ static struct wg_pos_node *resource_pos(const struct finisher *fin,
 				   && i < root->len; i++) {
 			const struct wg_pos_node *k = wg_pos_key(root, i);
 
-			if (k->text_len == 5 && memcmp(k->text, "items", 5) == 0)
+			if (k->text_len == 5
+			    && memcmp(k->text, "items", 5) == 0)
 				items = wg_pos_value(root, i);
 		}
 		if (!items || items->kind != WG_NODE_SEQ

@@ -224,7 +224,8 @@ static int not_found(struct planner *p, const struct wg_pos_node *m)
 static bool is_empty_null(const struct wg_pos_node *v)
 {
 	return v->kind == WG_NODE_SCALAR && v->style == WG_STYLE_PLAIN
-	       && v->text_len == 0 && !(v->flags & (WG_POS_TAG | WG_POS_ANCHOR));
+	       && v->text_len == 0
+	       && !(v->flags & (WG_POS_TAG | WG_POS_ANCHOR));
 }
 
 static bool is_inline(const struct wg_pos_node *v)

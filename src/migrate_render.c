@@ -183,7 +183,8 @@ void wg_render_value(struct wg_buf *out, const struct wg_render_style *st,
 		for (size_t i = 0; i < v->len; i++) {
 			spaces(out, key_col + st->indent);
 			wg_render_pair(out, st, wg_map_key(v, i),
-				       wg_map_value(v, i), key_col + st->indent);
+				       wg_map_value(v, i),
+				       key_col + st->indent);
 		}
 		return;
 	}

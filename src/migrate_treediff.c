@@ -164,7 +164,9 @@ static void diff_map(struct differ *d, const struct wg_node *parent,
 
 		if (wg_map_findn(after, k->u.str, k->len) < 0) {
 			size_t mark = push_key(d, k);
-			struct wg_tdiff *c = emit(d, WG_TDIFF_REMOVE, before, i);
+			struct wg_tdiff *c;
+
+			c = emit(d, WG_TDIFF_REMOVE, before, i);
 
 			c->old_value = wg_map_value(before, i);
 			pop(d, mark);
@@ -278,7 +280,9 @@ static void diff_seq(struct differ *d, const struct wg_node *parent,
 	for (size_t i = 0; i < before->len; i++) {
 		if (!kept[i]) {
 			size_t mark = push_index(d, i);
-			struct wg_tdiff *c = emit(d, WG_TDIFF_REMOVE, before, i);
+			struct wg_tdiff *c;
+
+			c = emit(d, WG_TDIFF_REMOVE, before, i);
 
 			c->old_value = wg_seq_item(before, i);
 			pop(d, mark);

@@ -82,9 +82,9 @@ struct wg_pos_index {
 	uint8_t *in_scalar;	/* per line: inside a multi-line scalar */
 	struct wg_pos_doc *docs;
 	size_t ndocs;
-	const char *eol;	/* "\r\n" when the first break is CRLF, else "\n" */
+	const char *eol;	/* "\r\n" when the first break is CRLF */
 	bool final_newline;	/* the text ends with a line break */
-	unsigned indent;	/* indentation step the file uses (2 if unsure) */
+	unsigned indent;	/* indentation step the file uses (2) */
 	bool compact_seqs;	/* "- " at the parent key's column */
 	unsigned item_indent;	/* item content column - dash column (2) */
 	struct wg_arena arena;	/* every node above */

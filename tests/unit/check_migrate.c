@@ -449,7 +449,8 @@ END_TEST
 static void empty_selector(struct wg_arena *a, struct wg_resources *list)
 {
 	(void)a;
-	wg_map_delete(at(list, 0, "spec.nodeSelector"), "beta.kubernetes.io/os");
+	wg_map_delete(at(list, 0, "spec.nodeSelector"),
+		      "beta.kubernetes.io/os");
 	wg_seq_delete_at(at(list, 0, "spec.tolerations"), 0);
 }
 
@@ -672,7 +673,8 @@ START_TEST(skips_templates_and_non_objects)
 		ck_assert_uint_eq(list.len, 0);
 		ck_assert_str_eq(f.skip, i == 0 ? "a Helm template ('{{' "
 				 "outside quoted scalars)"
-				 : "no Kubernetes objects (apiVersion and kind)");
+				 : "no Kubernetes objects (apiVersion and "
+				   "kind)");
 		wg_migrate_file_release(&f);
 		wg_resources_release(&list);
 		wg_ctx_release(&ctx);

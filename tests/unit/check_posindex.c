@@ -107,8 +107,8 @@ END_TEST
 
 START_TEST(comment_lines_exclude_scalar_content)
 {
-	build("# top\na: |\n  # not a comment\n  text\nb: \"x\n  # in quotes\"\n"
-	      "  # real\nc: 1\n");
+	build("# top\na: |\n  # not a comment\n  text\n"
+	      "b: \"x\n  # in quotes\"\n  # real\nc: 1\n");
 	ck_assert(wg_pos_is_comment_line(&ix, 0));
 	ck_assert(!wg_pos_is_comment_line(&ix, 1));
 	ck_assert(!wg_pos_is_comment_line(&ix, 2));

@@ -157,7 +157,8 @@ START_TEST(collections_replaced_whole)
 	}
 	wg_map_delete(get("gone"), "a");	/* emptied */
 	wg_seq_delete_at(get("seq"), 0);
-	wg_seq_append(&list.arena, get("seq"), str("2"));	/* nothing kept */
+	/* nothing kept */
+	wg_seq_append(&list.arena, get("seq"), str("2"));
 	ck_assert_uint_eq(diff(), 3);
 	for (size_t i = 0; i < 3; i++)
 		ck_assert_int_eq(changes.items[i].kind, WG_TDIFF_REPLACE);
@@ -171,7 +172,8 @@ START_TEST(kind_and_tag_changes)
 {
 	setup_text("a: x\nb: !!str 5\nc: [1]\n");
 	wg_map_set(&list.arena, after, "a", wg_node_new_map(&list.arena));
-	wg_map_set(&list.arena, after, "b", wg_node_new_plain(&list.arena, "5"));
+	wg_map_set(&list.arena, after, "b",
+		   wg_node_new_plain(&list.arena, "5"));
 	ck_assert_uint_eq(diff(), 2);
 	ck_assert_str_eq(changes.items[0].path, "a");
 	ck_assert_str_eq(changes.items[1].path, "b");
