@@ -66,7 +66,8 @@ START_TEST(items_held_and_located)
 		"  metadata:\n    name: local\n    annotations:\n"
 		"      config.kubernetes.io/local-config: \"true\"\n"
 		"- apiVersion: v1\n  kind: List\n  metadata: {name: l}\n"
-		"  items: [{apiVersion: v1, kind: Pod, metadata: {name: x}}]\n"),
+		"  items: [{apiVersion: v1, kind: Pod, metadata: {name: x}}]"
+		"\n"),
 		0);
 	ck_assert(wg_scalar_is(f.krm.api_version,
 			       "config.kubernetes.io/v1beta1"));
@@ -97,7 +98,8 @@ START_TEST(bad_resource_lists)
 		  "expected kind ResourceList, not 'Pod'" },
 		{ "kind: ResourceList\napiVersion: config.kubernetes.io/v9\n"
 		  "items: []\n", "apiVersion 'config.kubernetes.io/v9' of "
-		  "ResourceList is not supported (use config.kubernetes.io/v1)" },
+		  "ResourceList is not supported (use "
+		  "config.kubernetes.io/v1)" },
 		{ "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"
 		  "items: {a: b}\n", "items: expected a sequence, found a "
 		  "mapping" },
@@ -107,7 +109,8 @@ START_TEST(bad_resource_lists)
 		{ "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"
 		  "---\nkind: Pod\n", "a ResourceList is one YAML document; "
 		  "this is a second one" },
-		{ "", "the input is empty: a KRM function reads a ResourceList" },
+		{ "", "the input is empty: a KRM function reads a "
+		  "ResourceList" },
 		{ "[1, 2]\n", "expected a ResourceList, found a sequence" },
 	};
 
@@ -150,7 +153,8 @@ START_TEST(write_keeps_order_and_places_held_items)
 	ck_assert_int_eq(open_rl(&f,
 		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"
 		"items:\n"
-		"- {apiVersion: kpt.dev/v1, kind: Kptfile, metadata: {name: k}}\n"
+		"- {apiVersion: kpt.dev/v1, kind: Kptfile, "
+		"metadata: {name: k}}\n"
 		"- {kind: Pod, metadata: {name: p1}}\n"
 		"- {kind: CM, metadata: {name: h, annotations: "
 		"{config.kubernetes.io/local-config: 'true'}}}\n"
@@ -171,7 +175,8 @@ START_TEST(write_keeps_order_and_places_held_items)
 		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"
 		"items:\n"
 		"- kind: RuntimeClass\n"
-		"- {apiVersion: kpt.dev/v1, kind: Kptfile, metadata: {name: k}}\n"
+		"- {apiVersion: kpt.dev/v1, kind: Kptfile, "
+		"metadata: {name: k}}\n"
 		"- {kind: Pod, metadata: {name: p1}}\n"
 		"- {kind: CM, metadata: {name: h, annotations: "
 		"{config.kubernetes.io/local-config: 'true'}}}\n"
@@ -229,7 +234,8 @@ START_TEST(results_from_the_log)
 	wg_map_set(&f.krm.list.arena, value, "key",
 		   wg_node_new_str(&f.krm.list.arena, "os"));
 	wg_record_change(&f.ctx, WG_CHANGE_ADD, pod, NULL,
-			 "spec.tolerations[0]", NULL, value, "windows.select[0]");
+			 "spec.tolerations[0]", NULL, value,
+			 "windows.select[0]");
 	out = write_rl(&f);
 	ck_assert_ptr_nonnull(strstr(out,
 		"results:\n"
@@ -327,7 +333,8 @@ START_TEST(config_map_errors_point_at_the_setting)
 		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"
 		"items: []\nfunctionConfig:\n  apiVersion: v1\n"
 		"  kind: ConfigMap\n  metadata: {name: fi}\n"
-		"  data:\n    relase: ltsc2022\n    handler: Bad_Handler\n"), 0);
+		"  data:\n    relase: ltsc2022\n    handler: Bad_Handler\n"),
+			 0);
 	ck_assert_int_eq(wg_krm_profile(&f.ctx, &f.krm, NULL, &p), -1);
 	ck_assert_uint_eq(f.ctx.log.counts[WG_SEV_ERROR], 2);
 	d = &f.ctx.log.diags[0];
