@@ -14,14 +14,14 @@
 #   kustomize   kubectl kustomize with bench/kustomize/ (1k and 2k only:
 #               it grows quadratically)
 # and reports wall and CPU time, MB/s, peak RSS (GNU time, every run),
-# the ratios build/floor, fmt/floor and
-# kustomize/build, the 10k->50k growth, and callgrind instruction counts
-# on the 1k stream.  It prints the tables and writes bench/RESULTS.md.
+# the ratios build/floor, fmt/floor and kustomize/build, the 10k->50k
+# growth, and callgrind instruction counts on the 1k stream.  It prints
+# the tables and writes bench/RESULTS.md.
 #
-#   --quick     1k only, 3 runs; writes bench/data/RESULTS-quick.md instead
+#   --quick     1k only, 3 rounds; writes bench/data/RESULTS-quick.md instead
 #   --build DIR the build to measure (default build-bench, configured as
 #               Release and built here when needed)
-#   --runs N    timed runs per command (default 5, or 3 with --quick)
+#   --runs N    timed rounds (default 5, or 3 with --quick)
 #   --note TEXT a note on the conditions of the run, put in the results
 set -euo pipefail
 
