@@ -465,6 +465,31 @@ static int remove_from_seq(struct planner *p, const struct wg_tdiff *c,
 	return 0;
 }
 
+/*
+ * Where new lines go after a sibling ending at end: past the comment lines
+ * that follow it indented deeper than col (they belong to the sibling's
+ * value), not past the ones at col or less (they belong to what comes
+ * next).
+ */
+static size_t after_sibling(const struct wg_pos_index *ix, size_t end,
+			    unsigned col)
+{
+	size_t pos = after_line(ix, end);
+
+	while (pos < ix->len) {
+		size_t line = wg_pos_line_of(ix, pos), i = pos;
+
+		if (!wg_pos_is_comment_line(ix, line))
+			break;
+		while (ix->data[i] == ' ')
+			i++;
+		if (i - pos <= col)
+			break;
+		pos = wg_pos_next_line(ix, pos);
+	}
+	return pos;
+}
+
 static void spaces(struct wg_buf *b, unsigned n)
 {
 	while (n--)
@@ -491,7 +516,7 @@ static int add_to_map(struct planner *p, const struct wg_tdiff *c,
 			return not_found(p, pm);
 		spaces(&text, kc);
 		wg_render_pair(&text, &st, c->new_key, c->new_value, kc);
-		insert_lines(p, after_line(ix, pv->end), &text);
+		insert_lines(p, after_sibling(ix, pv->end, kc), &text);
 	} else {
 		const struct wg_pos_node *pk = locate(p,
 			wg_map_key(c->parent, (size_t)c->next_kept),
@@ -523,7 +548,7 @@ static int add_to_seq(struct planner *p, const struct wg_tdiff *c,
 		spaces(&text, dcol);
 		wg_buf_addch(&text, '-');
 		wg_render_item(&text, &p->st, c->new_value, dcol);
-		insert_lines(p, after_line(ix, pv->end), &text);
+		insert_lines(p, after_sibling(ix, pv->end, dcol), &text);
 	} else {
 		size_t dash = ps->dashes[c->next_kept];
 

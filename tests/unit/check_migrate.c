@@ -166,6 +166,29 @@ START_TEST(existing_node_selector_extended)
 }
 END_TEST
 
+static void selector_second(struct wg_arena *a, struct wg_resources *list)
+{
+	struct wg_node *ns = wg_node_new_map(a);
+
+	set_str(a, ns, "kubernetes.io/os", "windows");
+	wg_map_insert(a, at(list, 0, "spec"), 1, "nodeSelector", ns);
+	wg_seq_append(a, at(list, 0, "spec.containers"),
+		      wg_node_new_str(a, "x"));
+}
+
+START_TEST(comments_deeper_than_the_key_stay_with_the_value)
+{
+	expect("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n"
+	       "  - name: a\n    # image: old\n  # - name: b\n"
+	       "  # about volumes\n  volumes: []\n",
+	       selector_second,
+	       "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n"
+	       "  - name: a\n    # image: old\n  - x\n  nodeSelector:\n"
+	       "    kubernetes.io/os: windows\n  # - name: b\n"
+	       "  # about volumes\n  volumes: []\n");
+}
+END_TEST
+
 START_TEST(flow_node_selector_extended)
 {
 	expect("apiVersion: v1\nkind: Pod\nspec:\n"
@@ -815,6 +838,7 @@ static Suite *migrate_suite(void)
 	tcase_add_test(tc, block_map_and_compact_sequence);
 	tcase_add_test(tc, four_space_indent_and_indented_sequences);
 	tcase_add_test(tc, existing_node_selector_extended);
+	tcase_add_test(tc, comments_deeper_than_the_key_stay_with_the_value);
 	tcase_add_test(tc, flow_node_selector_extended);
 	tcase_add_test(tc, multi_line_flow_refused_or_reformatted);
 	tcase_add_test(tc, reformatted_document_ending_in_a_block_scalar);
