@@ -31,6 +31,20 @@ struct wg_limits {
 
 void wg_limits_default(struct wg_limits *limits);
 
+/* The largest max_depth allowed: the writers recurse once per level. */
+#define WG_MAX_DEPTH_CAP 10000
+
+/*
+ * Applies a WINGEN_LIMITS value: NAME=N items separated by commas, where
+ * NAME is depth, alias-nodes, doc-bytes, scalar-bytes, documents,
+ * input-bytes, regex-match or regex-depth, and N a positive number (k, M
+ * or G: times 1024, 1024^2, 1024^3).  A bad item is an error on ctx; the
+ * others still apply.  NULL or "" does nothing.  Returns 0 or -1.
+ * wg_ctx_init() applies the environment's WINGEN_LIMITS.
+ */
+struct wg_ctx;
+int wg_limits_apply(struct wg_ctx *ctx, const char *spec);
+
 struct wg_ctx {
 	struct wg_limits limits;
 	struct wg_log log;
