@@ -267,6 +267,34 @@ START_TEST(json_negative_zero_float)
 }
 END_TEST
 
+START_TEST(limits_from_spec)
+{
+	struct wg_ctx ctx;
+
+	wg_ctx_init(&ctx);
+	ck_assert_int_eq(wg_limits_apply(&ctx, "depth=64,doc-bytes=2M,"
+					 "regex-match=1k,,alias-nodes=10"), 0);
+	ck_assert_uint_eq(ctx.limits.max_depth, 64);
+	ck_assert_uint_eq(ctx.limits.max_doc_bytes, 2u << 20);
+	ck_assert_uint_eq(ctx.limits.regex_match_limit, 1024);
+	ck_assert_uint_eq(ctx.limits.max_alias_nodes, 10);
+	ck_assert_uint_eq(ctx.log.ndiags, 0);
+	/* bad items are errors; good ones around them still apply */
+	ck_assert_int_eq(wg_limits_apply(&ctx, "depth=20000,documents=7,"
+					 "size=1,scalar-bytes=0,input-bytes=-1,"
+					 "regex-depth=5x,alias-nodes"), -1);
+	ck_assert_uint_eq(ctx.limits.max_depth, 64);
+	ck_assert_uint_eq(ctx.limits.max_documents, 7);
+	ck_assert_uint_eq(ctx.log.counts[WG_SEV_ERROR], 6);
+	ck_assert_str_eq(ctx.log.diags[0].message, "WINGEN_LIMITS: 'depth' "
+			 "needs a number from 1 to 10000 (k, M, G suffixes "
+			 "allowed)");
+	ck_assert_ptr_nonnull(strstr(ctx.log.diags[1].message,
+				     "unknown limit 'size'"));
+	wg_ctx_release(&ctx);
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -283,6 +311,7 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, billion_laughs);
 	tcase_add_test(tc, merge_many_keys_is_fast);
 	tcase_add_test(tc, document_and_scalar_caps);
+	tcase_add_test(tc, limits_from_spec);
 	tcase_set_timeout(tc, 20);
 	suite_add_tcase(s, tc);
 	return s;
