@@ -25,11 +25,13 @@ doc_of_lines() {
 	awk 'NR == 1 { d = 1 } /^---([ \t]|$)/ && NR > 1 { d++ } { print d }' "$1"
 }
 
-# First and last line of content (not blank, not comment, not a marker)
-# of document $2 of file $1.
+# First and last line of the object of document $2 of file $1: not blank,
+# not a marker, and not a comment at column 0 (an indented comment is
+# inside the object).
 content_range() {
 	awk -v want="$2" 'NR == 1 { d = 1 } /^---([ \t]|$)/ && NR > 1 { d++ }
-		d == want && !/^[ \t]*(#|$)/ && !/^(---|\.\.\.)([ \t]|$)/ {
+		d == want && !/^[ \t]*$/ && !/^#/ \
+		&& !/^(---|\.\.\.)([ \t]|$)/ {
 			if (!first) first = NR; last = NR }
 		END { print first + 0, last + 0 }' "$1"
 }
