@@ -179,14 +179,23 @@ static bool has_anchor(const struct wg_pos_node *n)
 	return false;
 }
 
-/* The old value may be replaced or removed as text. */
-static int check_old(struct planner *p, const struct wg_pos_node *v)
+/* The old value may be removed as text: whole lines go, whatever they
+ * hold, but not an anchor that aliases elsewhere may use. */
+static int check_removable(struct planner *p, const struct wg_pos_node *v)
 {
 	if (check_path(p, v))
 		return -1;
 	if (has_anchor(v))
 		return refuse(p, v, "the value holds an anchor ('&name') that "
 			      "aliases may use");
+	return 0;
+}
+
+/* The old value may be replaced as text. */
+static int check_old(struct planner *p, const struct wg_pos_node *v)
+{
+	if (check_removable(p, v))
+		return -1;
 	if (v->kind == WG_NODE_SCALAR && v->style == WG_STYLE_PLAIN
 	    && v->end_line != v->line)
 		return refuse(p, v, "a multi-line plain scalar cannot be "
@@ -426,7 +435,7 @@ static int remove_from_map(struct planner *p, const struct wg_tdiff *c,
 
 	if (!pk || !pv || pk->kind != WG_NODE_SCALAR)
 		return not_found(p, pm);
-	if (check_path(p, pv) || check_old(p, pv))
+	if (check_removable(p, pv))
 		return -1;
 	if (blank_before(ix, pk->start)) {
 		delete_keep_comments(p, line_start(ix, pk->start),
@@ -455,7 +464,7 @@ static int remove_from_seq(struct planner *p, const struct wg_tdiff *c,
 	if (!pv || c->index >= ps->len || ps->items[c->index] != pv
 	    || !ps->dashes || ps->dashes[c->index] == SIZE_MAX)
 		return refuse(p, ps, "cannot find the item in the text");
-	if (check_old(p, pv))
+	if (check_removable(p, pv))
 		return -1;
 	dash = ps->dashes[c->index];
 	if (!blank_before(ix, dash))

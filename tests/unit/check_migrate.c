@@ -297,6 +297,24 @@ START_TEST(removed_key_keeps_comment_lines)
 }
 END_TEST
 
+static void drop_two(struct wg_arena *a, struct wg_resources *list)
+{
+	(void)a;
+	wg_map_delete(at(list, 0, "spec.securityContext"), "seLinuxOptions");
+	wg_map_delete(at(list, 0, "spec.securityContext"), "privileged");
+}
+
+START_TEST(removed_block_and_multi_line_values)
+{
+	expect("apiVersion: v1\nkind: Pod\nspec:\n  securityContext:\n"
+	       "    seLinuxOptions: |\n      level: s0\n\n    fsGroup: 1\n"
+	       "    privileged: this is\n      long\n  x: {\n    a: 1 }\n",
+	       drop_two,
+	       "apiVersion: v1\nkind: Pod\nspec:\n  securityContext:\n"
+	       "    fsGroup: 1\n  x: {\n    a: 1 }\n");
+}
+END_TEST
+
 static void drop_first_key(struct wg_arena *a, struct wg_resources *list)
 {
 	(void)a;
@@ -846,6 +864,7 @@ static Suite *migrate_suite(void)
 	tcase_add_test(tc, missing_final_newline_stays_missing);
 	tcase_add_test(tc, removed_key_keeps_comment_lines);
 	tcase_add_test(tc, removed_first_key_of_compact_item);
+	tcase_add_test(tc, removed_block_and_multi_line_values);
 	tcase_add_test(tc, sequence_items_removed_and_inserted);
 	tcase_add_test(tc, scalar_replaced_keeping_quotes);
 	tcase_add_test(tc, null_value_becomes_a_block);
