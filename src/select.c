@@ -352,6 +352,17 @@ static void choose_build(struct wg_arena *arena, const struct wg_profile *p,
 	const struct wg_select *e = sel->by == WG_SEL_ENTRY
 				    ? &p->select[sel->entry] : NULL;
 
+	if (sel->ntargets) {
+		sel->build = sel->targets[0];
+		for (size_t i = 0; i < sel->ntargets; i++) {
+			if (agrees(sel, sel->targets[i])) {
+				sel->build = sel->targets[i];
+				break;
+			}
+		}
+		sel->build_why = sel->targets_why;
+		return;
+	}
 	if (e && e->nbuilds) {
 		sel->build = e->builds[0];
 		for (size_t i = 0; i < e->nbuilds; i++) {
@@ -404,7 +415,7 @@ static void annotated_build(struct wg_ctx *ctx, struct wg_arena *arena,
 	const struct wg_build *b = NULL;
 
 	if (!sel->windows) {
-		if (!sel->opted_out)
+		if (!sel->opted_out && !sel->failed)
 			wg_warning(ctx, res, ann, field,
 				   "annotation '%s' has no effect: not a "
 				   "Windows workload (add %s: \"true\" to "
@@ -432,6 +443,134 @@ static void annotated_build(struct wg_ctx *ctx, struct wg_arena *arena,
 	}
 	sel->build = b;
 	sel->build_why = "annotation " WG_ANNOTATION_BUILD;
+}
+
+/*
+ * Reads annotation wingen.dev/windows-builds into sel->targets (one or
+ * more builds).  A problem is an error at the annotation, and the
+ * workload is then left alone.
+ */
+static void annotated_targets(struct wg_ctx *ctx, struct wg_arena *arena,
+			      struct wg_resource *res, struct wg_selection *sel,
+			      const struct wg_node *ann)
+{
+	const struct wg_profile *p = ctx->profile;
+	const char *field = "metadata.annotations.[" WG_ANNOTATION_BUILDS "]";
+	char *text = wg_is_scalar(ann) ? wg_scalar_dup(arena, ann) : NULL;
+	const struct wg_build **t;
+	struct wg_buf builds = WG_BUF_INIT;
+	size_t n = 0, cap = 1;
+	bool bad = false;
+
+	if (!text) {
+		wg_error(ctx, res, ann, field, "is not a string: write a "
+			 "comma-separated list of builds");
+		goto fail;
+	}
+	for (const char *c = text; *c; c++)
+		cap += *c == ',';
+	t = wg_arena_zalloc(arena, cap * sizeof(*t));
+	list_builds(&builds, p);
+	for (char *item = text, *next; item; item = next) {
+		const struct wg_build *b;
+		size_t len;
+
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		item += strspn(item, " ");
+		len = strlen(item);
+		while (len && item[len - 1] == ' ')
+			item[--len] = '\0';
+		if (!len) {
+			wg_error(ctx, res, ann, field, "'%.*s' has an empty "
+				 "entry", (int)ann->len, ann->u.str);
+			bad = true;
+			continue;
+		}
+		b = wg_profile_find_build(p, item);
+		if (!b) {
+			wg_error(ctx, res, ann, field, "'%s' is not a build of "
+				 "the profile (builds: %s)", item, builds.buf);
+			bad = true;
+			continue;
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (t[i] == b) {
+				wg_error(ctx, res, ann, field, "'%s' names "
+					 "build %s twice", item,
+					 build_label(arena, b));
+				bad = true;
+				b = NULL;
+				break;
+			}
+		}
+		if (b)
+			t[n++] = b;
+	}
+	wg_buf_release(&builds);
+	if (bad || !n)
+		goto fail;
+	sel->targets = t;
+	sel->ntargets = n;
+	sel->targets_why = "annotation " WG_ANNOTATION_BUILDS;
+	return;
+fail:
+	sel->failed = true;
+	sel->windows = false;
+}
+
+/* Whether the profile's chain runs the plugin called name. */
+static bool chain_has(const struct wg_profile *p, const char *name)
+{
+	for (size_t i = 0; i < p->nsteps; i++)
+		if (p->steps[i].plugin
+		    && strcmp(p->steps[i].plugin->name, name) == 0)
+			return true;
+	return false;
+}
+
+/* The targets of a Windows workload (annotation, else its entry). */
+static void find_targets(struct wg_ctx *ctx, struct wg_arena *arena,
+			 struct wg_resource *res, struct wg_selection *sel,
+			 const struct wg_node *plural)
+{
+	const struct wg_profile *p = ctx->profile;
+	const struct wg_select *e = sel->by == WG_SEL_ENTRY
+				    ? &p->select[sel->entry] : NULL;
+
+	if (plural) {
+		annotated_targets(ctx, arena, res, sel, plural);
+	} else if (e && e->nbuilds > 1) {
+		sel->targets = e->builds;
+		sel->ntargets = e->nbuilds;
+		sel->targets_why = wg_arena_printf(arena,
+			"windows.select[%zu].builds", sel->entry);
+	}
+}
+
+/* A singular wingen.dev/windows-build names the one build, and must be one
+ * of wingen.dev/windows-builds when both are there. */
+static void single_build(struct wg_ctx *ctx, struct wg_resource *res,
+			 struct wg_selection *sel, const struct wg_node *bann,
+			 const struct wg_node *plural)
+{
+	bool listed = false;
+
+	for (size_t i = 0; i < sel->ntargets; i++)
+		listed = listed || sel->targets[i] == sel->build;
+	if (sel->windows && plural && sel->ntargets && !listed) {
+		wg_error(ctx, res, bann, "metadata.annotations.["
+			 WG_ANNOTATION_BUILD "]", "'%.*s' is not one of the "
+			 "builds annotation %s lists ('%.*s')", (int)bann->len,
+			 bann->u.str, WG_ANNOTATION_BUILDS, (int)plural->len,
+			 plural->u.str);
+		sel->failed = true;
+		sel->windows = false;
+	}
+	sel->targets = NULL;
+	sel->ntargets = 0;
+	sel->targets_why = NULL;
 }
 
 /* A Windows base image the chosen build's hosts cannot run fails at
@@ -475,6 +614,7 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 						 "metadata.annotations");
 	const struct wg_node *force = wg_map_get(anns, WG_ANNOTATION_WINDOWS);
 	const struct wg_node *bann = wg_map_get(anns, WG_ANNOTATION_BUILD);
+	const struct wg_node *plural = wg_map_get(anns, WG_ANNOTATION_BUILDS);
 	struct match m = { ctx, res, 0 };
 	struct wg_buf field = WG_BUF_INIT;
 	long first = -1;
@@ -523,18 +663,68 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 	}
 	sel->windows = sel->by != WG_SEL_NONE;
 	if (sel->windows)
+		find_targets(ctx, arena, res, sel, plural);
+	if (sel->windows)
 		choose_build(arena, p, sel);
-	if (bann)
+	if (plural && !sel->windows && !sel->opted_out && !sel->failed)
+		wg_warning(ctx, res, plural, "metadata.annotations.["
+			   WG_ANNOTATION_BUILDS "]", "annotation '%s' has no "
+			   "effect: not a Windows workload (add %s: \"true\" "
+			   "to select it)", WG_ANNOTATION_BUILDS,
+			   WG_ANNOTATION_WINDOWS);
+	if (bann) {
 		annotated_build(ctx, arena, res, sel, bann);
+		single_build(ctx, res, sel, bann, plural);
+	}
+	if (sel->ntargets == 1) {	/* one build listed: no fan-out */
+		sel->targets = NULL;
+		sel->ntargets = 0;
+	}
 	if (sel->windows) {
+		bool fan_out = sel->ntargets && chain_has(p, "fan-out");
+
 		sel->reason = wg_arena_printf(arena, "%s; build %s (%s)",
 					      sel->why,
 					      build_label(arena, sel->build),
 					      sel->build_why);
-		check_images(ctx, res, sel);
+		if (sel->ntargets && !fan_out)
+			wg_warning(ctx, res, plural, plural ? "metadata."
+				   "annotations.[" WG_ANNOTATION_BUILDS "]"
+				   : NULL, "targets %zu builds (%s), but the "
+				   "profile's transforms have no fan-out step: "
+				   "only build %s is used", sel->ntargets,
+				   sel->targets_why,
+				   build_label(arena, sel->build));
+		if (!fan_out)	/* fan-out checks each copy's images */
+			check_images(ctx, res, sel);
 	}
 out:
 	wg_buf_release(&field);
+}
+
+struct wg_selection *wg_select_as_copy(struct wg_resources *list,
+				       struct wg_resource *copy,
+				       const struct wg_selection *from,
+				       const struct wg_build *b)
+{
+	struct wg_arena *arena = &list->arena;
+	struct wg_selection *sel = wg_arena_alloc(arena, sizeof(*sel));
+
+	*sel = *from;
+	sel->workload = wg_podspec_find(copy, &sel->pod);
+	sel->build = b;
+	sel->build_why = wg_arena_printf(arena, "fan-out of %s",
+					 from->targets_why);
+	sel->reason = wg_arena_printf(arena, "%s; build %s (%s)", from->why,
+				      build_label(arena, b), sel->build_why);
+	sel->targets = NULL;
+	sel->ntargets = 0;
+	sel->targets_why = NULL;
+	sel->multi = false;
+	sel->runtime_class = NULL;
+	sel->reported = 0;
+	copy->sel = sel;
+	return sel;
 }
 
 struct wg_selection *wg_select(struct wg_ctx *ctx, struct wg_resources *list,

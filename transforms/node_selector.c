@@ -27,7 +27,8 @@ static size_t wanted(const struct wg_selection *sel, struct want *w)
 
 	w[n++] = (struct want){ "kubernetes.io/os", "windows", true };
 	w[n++] = (struct want){ "kubernetes.io/arch", b->arch, true };
-	if (!sel->host_process)
+	/* fan-out's multi workloads name their builds in node affinity */
+	if (!sel->host_process && !sel->multi)
 		w[n++] = (struct want){ "node.kubernetes.io/windows-build",
 					b->release->build, true };
 	w[n++] = (struct want){ "beta.kubernetes.io/os", "windows", false };

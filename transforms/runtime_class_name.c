@@ -40,11 +40,11 @@ static const struct wg_node *rc_selector(struct wg_resources *list,
 
 static void check_admission(struct wg_ctx *ctx, struct wg_resources *list,
 			    struct wg_resource *res,
-			    const struct wg_selection *sel, struct wg_buf *path)
+			    const struct wg_selection *sel, const char *name,
+			    struct wg_buf *path)
 {
 	const struct wg_build *b = sel->build;
-	const struct wg_resource *rc = wg_select_runtime_class(list,
-							b->runtime_class);
+	const struct wg_resource *rc = wg_select_runtime_class(list, name);
 	const struct wg_node *want = rc_selector(list, b, rc);
 	const struct wg_node *ns = wg_map_get(sel->pod.spec, "nodeSelector");
 	const struct wg_node *overhead = wg_map_get(sel->pod.spec, "overhead");
@@ -68,7 +68,7 @@ static void check_admission(struct wg_ctx *ctx, struct wg_resources *list,
 			 "conflicts with RuntimeClass '%s' "
 			 "scheduling.nodeSelector[%s] = '%.*s': the "
 			 "RuntimeClass admission plugin rejects the pod",
-			 b->runtime_class, key,
+			 name, key,
 			 wg_is_scalar(v) ? (int)v->len : 0,
 			 wg_is_scalar(v) ? v->u.str : "");
 	}
@@ -79,12 +79,12 @@ static void check_admission(struct wg_ctx *ctx, struct wg_resources *list,
 		wg_warning(ctx, res, overhead, path->buf,
 			   "is set; the RuntimeClass admission plugin fills "
 			   "it in from RuntimeClass '%s', so leave it out",
-			   b->runtime_class);
+			   name);
 	else
 		wg_error(ctx, res, overhead, path->buf,
 			 "is set, but RuntimeClass '%s' defines %s overhead: "
 			 "the RuntimeClass admission plugin rejects the pod",
-			 b->runtime_class, podfixed ? "a different" : "no");
+			 name, podfixed ? "a different" : "no");
 }
 
 static int run(struct wg_ctx *ctx, struct wg_resources *list,
@@ -99,7 +99,7 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	if (!sel)
 		return 0;
 	cur = wg_map_get(sel->pod.spec, "runtimeClassName");
-	want = sel->build->runtime_class;
+	want = sel->multi ? sel->runtime_class : sel->build->runtime_class;
 	wg_podspec_path(&path, &sel->pod, "runtimeClassName",
 			(const char *)NULL);
 	if (sel->host_process) {
@@ -125,7 +125,7 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 				 tx_pos(cur, sel->pod.spec), path.buf, NULL, v,
 				 sel->reason);
 	}
-	check_admission(ctx, list, res, sel, &path);
+	check_admission(ctx, list, res, sel, want, &path);
 out:
 	wg_buf_release(&path);
 	return 0;

@@ -45,9 +45,21 @@
  * (nodeSelector arch and windows-build, runtimeClassName, the releases of
  * its Windows base images: wg_image_release) among the
  * matching entry's builds or, when it lists none, the default build and
- * then the others; else the entry's first build or windows.default.  (A
- * select entry with several builds fans out in a later step; until then
- * its first build is used.)
+ * then the others; else the entry's first build or windows.default.
+ *
+ * Fan-out targets (transforms/fan_out.c): a Windows workload targets
+ * several builds when annotation wingen.dev/windows-builds lists them
+ * (comma-separated release names, aliases, build numbers or RuntimeClass
+ * names of profile builds; anything else, or a build twice, is an error
+ * at the annotation), else when its matching entry lists several builds.
+ * They go in targets, in order, and build is the first of them the pod
+ * spec agrees with (else the first).  Annotation wingen.dev/windows-build
+ * names one build and wins over both: that is how fan-out's copies (and a
+ * user's own pick) say which build they are; it must then be one of
+ * wingen.dev/windows-builds when both are there.  With a fan-out step in
+ * the profile's chain, the image check below waits for it (fan-out checks
+ * each copy's images for the copy's build); without one, a warning says
+ * that only build is used.
  *
  * A PCRE2 match or depth limit hit is an error naming the pattern, and
  * the resource is then left alone (failed).
@@ -83,6 +95,16 @@ struct wg_selection {
 				   (windows.default)" */
 	struct wg_podspec pod;	/* where the pod spec is, when workload */
 	unsigned reported;	/* WG_SEL_* flags */
+	/* Fan-out (added after the fields above). */
+	const struct wg_build *const *targets;	/* every target build, in */
+	size_t ntargets;			/* order; 0 unless > 1 */
+	const char *targets_why;	/* "windows.select[0].builds", ... */
+	bool multi;		/* set by fan-out: one workload on every
+				   target (required node affinity on
+				   node.kubernetes.io/windows-build In
+				   [...], no nodeSelector key for it) */
+	const char *runtime_class;	/* multi: the RuntimeClass without a
+					   build label; NULL: build's */
 };
 
 /*
@@ -114,6 +136,19 @@ int wg_select_prepare(struct wg_ctx *ctx, struct wg_resources *list);
  */
 const struct wg_release *wg_image_release(const char *image, size_t len);
 
+/*
+ * Gives copy the selection of from for build b, as fan-out decided it:
+ * copy is a copy fan-out made of from's workload (or that workload edited
+ * into its first copy), and carries annotation wingen.dev/windows-build
+ * naming b, so a later run computes the same selection from the text
+ * (selection is not recomputed now: the copy's new name may no longer
+ * match the entry that selected the original).  Returns copy's selection.
+ */
+struct wg_selection *wg_select_as_copy(struct wg_resources *list,
+				       struct wg_resource *copy,
+				       const struct wg_selection *from,
+				       const struct wg_build *b);
+
 /* The RuntimeClass of list called name, or NULL. */
 const struct wg_resource *wg_select_runtime_class(struct wg_resources *list,
 						  const char *name);
@@ -121,5 +156,8 @@ const struct wg_resource *wg_select_runtime_class(struct wg_resources *list,
 /* Annotation names. */
 #define WG_ANNOTATION_WINDOWS "wingen.dev/windows"
 #define WG_ANNOTATION_BUILD "wingen.dev/windows-build"
+#define WG_ANNOTATION_BUILDS "wingen.dev/windows-builds"
+/* The pod label that keeps fan-out's copies apart (selector and pods). */
+#define WG_LABEL_BUILD "wingen.dev/windows-build"
 
 #endif
