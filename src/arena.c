@@ -120,6 +120,19 @@ char *wg_arena_printf(struct wg_arena *arena, const char *fmt, ...)
 	return p;
 }
 
+void wg_arena_clear(struct wg_arena *arena)
+{
+	struct wg_arena_block *keep = arena->head;
+
+	if (!keep)
+		return;
+	arena->head = keep->next;
+	wg_arena_release(arena);
+	keep->next = NULL;
+	keep->used = 0;
+	arena->head = keep;
+}
+
 void wg_arena_release(struct wg_arena *arena)
 {
 	struct wg_arena_block *b = arena->head;

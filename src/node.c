@@ -111,7 +111,8 @@ struct wg_node *wg_node_clone(struct wg_arena *arena,
 	size_t k;
 
 	n->style = node->style;
-	n->flags = node->flags & (uint16_t)~WG_NODE_GROWN;
+	/* A clone shares strings but owns none of them (see reader.h). */
+	n->flags = node->flags & (uint16_t)~(WG_NODE_GROWN | WG_NODE_OWNED);
 	n->len = node->len;
 	n->line = node->line;
 	n->col = node->col;

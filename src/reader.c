@@ -130,8 +130,24 @@ static void clear_anchors(struct wg_reader *r)
 	r->nanchors = 0;
 }
 
+void wg_reader_release_doc(struct wg_reader *r)
+{
+	for (size_t i = 0; i < r->nowned; i++) {
+		struct wg_node *n = r->owned[i];
+
+		if (n->flags & WG_NODE_OWNED) {
+			free((char *)n->u.str);
+			n->flags &= (uint16_t)~WG_NODE_OWNED;
+			n->u.str = "";
+			n->len = 0;
+		}
+	}
+	r->nowned = 0;
+}
+
 void wg_reader_release(struct wg_reader *r)
 {
+	free(r->owned);	/* strings: wg_reader_release_doc(), while nodes live */
 	clear_anchors(r);
 	free(r->anchors);
 	free(r->stack);
@@ -304,6 +320,30 @@ static size_t count_nodes(const struct wg_node *n, size_t limit,
 	return total;
 }
 
+static void own(struct wg_reader *r, struct wg_node *n)
+{
+	n->flags |= WG_NODE_OWNED;
+	WG_GROW(r->owned, r->owned_cap, r->nowned + 1);
+	r->owned[r->nowned++] = n;
+}
+
+/* In adopt mode every scalar owns its string: a copy made for an alias
+ * gets strings of its own, or one free would leave the other dangling. */
+static void own_copies(struct wg_reader *r, struct wg_node *n)
+{
+	if (n->kind == WG_NODE_SCALAR) {
+		char *s = wg_xmalloc((size_t)n->len + 1);
+
+		memcpy(s, n->u.str, n->len);
+		s[n->len] = '\0';
+		n->u.str = s;
+		own(r, n);
+		return;
+	}
+	for (size_t i = 0; i < (n->kind == WG_NODE_MAP ? 2u : 1u) * n->len; i++)
+		own_copies(r, n->u.items[i]);
+}
+
 static int on_alias(struct wg_reader *r, struct wg_arena *arena,
 		    const yaml_event_t *e)
 {
@@ -330,11 +370,13 @@ static int on_alias(struct wg_reader *r, struct wg_arena *arena,
 				r->ctx->limits.max_depth);
 	r->alias_nodes += n;
 	push(r, wg_node_clone(arena, r->anchors[i].node));
+	if (r->adopt)
+		own_copies(r, r->stack[r->stack_len - 1]);
 	return 0;
 }
 
 static int on_scalar(struct wg_reader *r, struct wg_arena *arena,
-		     const yaml_event_t *e)
+		     yaml_event_t *e)
 {
 	struct wg_node *n;
 
@@ -347,7 +389,13 @@ static int on_scalar(struct wg_reader *r, struct wg_arena *arena,
 			     ? e->data.scalar.style - 1 : 0);
 	n->len = (uint32_t)e->data.scalar.length;
 	mark_pos(r, &e->start_mark, &n->line, &n->col);
-	n->u.str = scalar_text(r, arena, e);
+	if (r->adopt) {
+		n->u.str = (const char *)e->data.scalar.value;
+		e->data.scalar.value = NULL;	/* ours now */
+		own(r, n);
+	} else {
+		n->u.str = scalar_text(r, arena, e);
+	}
 	add_anchor(r, e->data.scalar.anchor, n, false);
 	push(r, n);
 	return 0;

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "wingen/alloc.h"
 #include "wingen/scalar.h"
 
 static int write_handler(void *data, unsigned char *buffer, size_t size)
@@ -45,18 +46,49 @@ static int emit(struct wg_yaml_writer *w, yaml_event_t *e)
 static int emit_scalar(struct wg_yaml_writer *w, const struct wg_node *n,
 		       bool flow_or_key)
 {
-	yaml_char_t *tag = (yaml_char_t *)wg_node_tag(n);
+	const char *tag = wg_node_tag(n);
 	const char *text = n->u.str;
 	size_t len = n->len;
+	yaml_char_t *value;
 	yaml_event_t e;
 
 	if (!len && !tag && n->style == WG_STYLE_PLAIN && flow_or_key) {
 		text = "~";
 		len = 1;
 	}
-	yaml_scalar_event_initialize(&e, NULL, tag, (yaml_char_t *)text,
-				     (int)len, !tag, !tag,
-				     (yaml_scalar_style_t)(n->style + 1));
+	if (n->flags & WG_NODE_NEW) {
+		/* Generated text: let libyaml check it is UTF-8. */
+		yaml_scalar_event_initialize(&e, NULL, (yaml_char_t *)tag,
+					     (yaml_char_t *)text, (int)len,
+					     !tag, !tag,
+					     (yaml_scalar_style_t)(n->style + 1));
+		return emit(w, &e);
+	}
+	/*
+	 * Text libyaml parsed is valid UTF-8: build the event by hand and
+	 * skip the check.  The emitter frees value and tag, so an adopted
+	 * string (reader.h) is handed over as it is when taking.
+	 */
+	if (w->take && (n->flags & WG_NODE_OWNED) && text == n->u.str) {
+		struct wg_node *owner = (struct wg_node *)n;
+
+		value = (yaml_char_t *)n->u.str;
+		owner->flags &= (uint16_t)~WG_NODE_OWNED;
+		owner->u.str = "";
+		owner->len = 0;
+	} else {
+		value = wg_xmalloc(len + 1);
+		memcpy(value, text, len);
+		value[len] = '\0';
+	}
+	memset(&e, 0, sizeof(e));
+	e.type = YAML_SCALAR_EVENT;
+	e.data.scalar.tag = tag ? (yaml_char_t *)wg_xstrdup(tag) : NULL;
+	e.data.scalar.value = value;
+	e.data.scalar.length = len;
+	e.data.scalar.plain_implicit = !tag;
+	e.data.scalar.quoted_implicit = !tag;
+	e.data.scalar.style = (yaml_scalar_style_t)(n->style + 1);
 	return emit(w, &e);
 }
 
@@ -95,6 +127,16 @@ static int emit_node(struct wg_yaml_writer *w, const struct wg_node *n,
 	else
 		yaml_mapping_end_event_initialize(&e);
 	return emit(w, &e);
+}
+
+int wg_yaml_writer_doc_take(struct wg_yaml_writer *w, struct wg_node *root)
+{
+	int rc;
+
+	w->take = true;
+	rc = wg_yaml_writer_doc(w, root);
+	w->take = false;
+	return rc;
 }
 
 int wg_yaml_writer_doc(struct wg_yaml_writer *w, const struct wg_node *root)

@@ -40,6 +40,12 @@ char *wg_arena_strdup(struct wg_arena *arena, const char *s);
 char *wg_arena_printf(struct wg_arena *arena, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * Empties the arena but keeps its newest block for what comes next: for a
+ * loop that fills and drops an arena many times (one document at a time).
+ */
+void wg_arena_clear(struct wg_arena *arena);
+
 /* Frees every block; the arena is empty and reusable afterwards. */
 void wg_arena_release(struct wg_arena *arena);
 

@@ -47,6 +47,8 @@ enum {
 	WG_NODE_TAGGED = 1 << 1, /* has an explicit tag, see wg_node_tag() */
 	WG_NODE_GROWN = 1 << 2,	 /* child array capacity is a power of two */
 	WG_NODE_NEW = 1 << 3,	 /* made by wingen, not read from input */
+	WG_NODE_OWNED = 1 << 4,	 /* u.str is libyaml's malloc'd buffer (see
+				    reader.h, adopt); set only by the reader */
 };
 
 struct wg_node {

@@ -39,6 +39,17 @@ struct wg_reader {
 	struct wg_anchor *anchors;
 	size_t nanchors, anchors_cap;
 	size_t alias_nodes;
+	/*
+	 * Adopt mode (set before the first wg_reader_next): scalars keep the
+	 * parser's own malloc'd string instead of a copy, so a document
+	 * written once with wg_yaml_writer_doc_take() costs no string copy
+	 * at all.  Every document must then be given back with
+	 * wg_reader_release_doc() before the next one is read.  For
+	 * streaming (fmt); trees kept for long should not use it.
+	 */
+	bool adopt;
+	struct wg_node **owned;	/* nodes holding adopted strings */
+	size_t nowned, owned_cap;
 	/* The part of the input libyaml is parsing: all of it after a BOM,
 	 * or one value of a JSON stream. */
 	size_t seg_start, seg_end;
@@ -58,6 +69,14 @@ void wg_reader_release(struct wg_reader *r);
  */
 int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
 		   struct wg_node **root, unsigned *index);
+
+/*
+ * In adopt mode: frees the adopted strings of the last document that no
+ * writer took.  Call once per document returned, after writing it (or
+ * deciding to drop it), and after a failed wg_reader_next(); always while
+ * the arena holding the document's nodes is still alive.
+ */
+void wg_reader_release_doc(struct wg_reader *r);
 
 /*
  * Reads every document of in into list (wg_resources_add_document: empty

@@ -28,12 +28,20 @@ struct wg_yaml_writer {
 	struct wg_buf *out;
 	unsigned ndocs;
 	bool open;
+	bool take;		/* inside wg_yaml_writer_doc_take() */
 	const char *error;	/* libyaml's problem, after a failure */
 };
 
 void wg_yaml_writer_init(struct wg_yaml_writer *w, struct wg_buf *out);
 /* Appends one document.  Returns 0 or -1 (w->error set). */
 int wg_yaml_writer_doc(struct wg_yaml_writer *w, const struct wg_node *root);
+/*
+ * As wg_yaml_writer_doc(), and hands the strings the reader adopted
+ * (WG_NODE_OWNED, reader.h) to libyaml instead of copying them: the tree's
+ * scalars are empty afterwards.  For a tree written once and dropped.
+ */
+int wg_yaml_writer_doc_take(struct wg_yaml_writer *w, struct wg_node *root);
+
 /* Ends the stream (no output for an empty stream).  Returns 0 or -1. */
 int wg_yaml_writer_finish(struct wg_yaml_writer *w);
 void wg_yaml_writer_release(struct wg_yaml_writer *w);

@@ -59,38 +59,42 @@ static int parse(int argc, char **argv, struct fmt_opts *o)
 	return 0;
 }
 
-/* Streams one input: each document is written, then its tree dropped. */
+/*
+ * Streams one input: each document is written, then its tree dropped.  The
+ * reader adopts libyaml's strings and the writer hands them back, so a
+ * scalar's text is never copied (see reader.h).
+ */
 static void fmt_input(struct wg_ctx *ctx, const struct wg_input *in,
 		      struct wg_yaml_writer *yw, struct wg_buf *out,
 		      enum wg_format format)
 {
+	struct wg_resources docs;
 	struct wg_reader r;
 	struct wg_node *root;
 	unsigned index;
+	int rc;
 
 	wg_reader_init(&r, ctx, in);
-	for (;;) {
-		struct wg_resources docs;
-		int rc;
-
-		wg_resources_init(&docs);
+	r.adopt = true;
+	wg_resources_init(&docs);
+	do {
+		docs.len = 0;
+		wg_arena_clear(&docs.arena);
 		rc = wg_reader_next(&r, &docs.arena, &root, &index);
-		if (rc > 0) {
-			wg_resources_add_document(&docs, root, in->name, index);
-			for (size_t i = 0; i < docs.len; i++) {
-				if (format == WG_FORMAT_JSON)
-					wg_json_write(ctx, out, docs.items[i]);
-				else if (wg_yaml_writer_doc(yw,
-							    docs.items[i]->root))
-					wg_error(ctx, docs.items[i], NULL, NULL,
-						 "cannot write YAML: %s",
-						 yw->error);
-			}
-		}
-		wg_resources_release(&docs);
 		if (rc <= 0)
 			break;
-	}
+		wg_resources_add_document(&docs, root, in->name, index);
+		for (size_t i = 0; i < docs.len; i++) {
+			if (format == WG_FORMAT_JSON)
+				wg_json_write(ctx, out, docs.items[i]);
+			else if (wg_yaml_writer_doc_take(yw, docs.items[i]->root))
+				wg_error(ctx, docs.items[i], NULL, NULL,
+					 "cannot write YAML: %s", yw->error);
+		}
+		wg_reader_release_doc(&r);
+	} while (rc > 0);
+	wg_reader_release_doc(&r);	/* before the arena its nodes live in */
+	wg_resources_release(&docs);
 	wg_reader_release(&r);
 }
 
