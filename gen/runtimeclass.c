@@ -149,6 +149,10 @@ static int subst(struct wg_ctx *ctx, struct wg_arena *arena,
 	if (n->kind == WG_NODE_SCALAR) {
 		if (!is_placeholder(n))
 			return 0;
+		if (wg_scalar_is(n, "$build") && !v->build) {
+			*drop = true;	/* a RuntimeClass of several builds */
+			return 0;
+		}
 		if ((s = string_var(v, n))) {
 			/* A quoted placeholder keeps its quotes: '$build'
 			 * stays '10.0.20348', as the label value reads. */
@@ -466,7 +470,7 @@ static struct wg_resource *find_existing(struct wg_resources *list,
 
 static void report_conflict(struct wg_ctx *ctx, struct wg_resources *list,
 			    const struct wg_resource *existing,
-			    const struct wg_node *want, size_t build)
+			    const struct wg_node *want, const char *what)
 {
 	struct wg_arena a = WG_ARENA_INIT;
 	struct wg_buf path = WG_BUF_INIT;
@@ -487,13 +491,76 @@ static void report_conflict(struct wg_ctx *ctx, struct wg_resources *list,
 	wg_error(ctx, existing, wg_path_get(existing->root, path.buf),
 		 path.len ? path.buf : NULL,
 		 "differs from the RuntimeClass the profile makes for "
-		 "windows.builds[%zu]: %s here, %s from the profile; remove "
-		 "it or make it match", build, hv ? hs.buf : "absent",
+		 "%s: %s here, %s from the profile; remove "
+		 "it or make it match", what, hv ? hs.buf : "absent",
 		 wv ? ws.buf : "absent");
 	wg_buf_release(&hs);
 	wg_buf_release(&ws);
 	wg_buf_release(&path);
 	wg_arena_release(&a);
+}
+
+/*
+ * The RuntimeClass of build b called name, from the template; any_build
+ * leaves out the key holding $build (a RuntimeClass for several builds).
+ * Sets *fatal when the template itself is wrong (the same for every
+ * build).  Returns the resource, not in the list, or NULL after an error.
+ */
+static struct wg_resource *make(struct wg_ctx *ctx, struct wg_resources *list,
+				const struct wg_node *tmpl, const char *file,
+				const struct wg_build *b, const char *name,
+				bool any_build, bool *fatal)
+{
+	const struct wg_profile *p = ctx->profile;
+	struct wg_arena *arena = &list->arena;
+	struct vars v = {
+		.file = file,
+		.runtime_class = name,
+		.handler = b->handler,
+		.arch = b->arch,
+		.release = b->release->name,
+		.build = any_build ? NULL : b->release->build,
+		.profile = p->name,
+		.toleration = wg_taint_toleration(arena, &p->taint),
+		.overhead = b->overhead,
+	};
+	struct wg_node *root = wg_node_clone(arena, tmpl);
+	struct wg_resource *res;
+	bool drop;
+
+	*fatal = false;
+	if (subst(ctx, arena, &root, &v, &drop)) {
+		*fatal = true;
+		return NULL;
+	}
+	mark_new(root);	/* after subst: its errors need positions */
+	res = wg_resource_new(list, root, NULL, 0);
+	res->flags |= WG_RES_GENERATED;
+	if (wg_runtime_class_validate(ctx, res))
+		return NULL;
+	if (!wg_scalar_is(wg_path_get(root, "metadata.name"), name)) {
+		wg_error(ctx, res, NULL, "metadata.name", "the template must "
+			 "name the RuntimeClass $runtimeClass");
+		return NULL;
+	}
+	return res;
+}
+
+/* Whether an input RuntimeClass called name is there: true when it is
+ * (an error when it differs from want). */
+static bool kept_existing(struct wg_ctx *ctx, struct wg_resources *list,
+			  const struct wg_resource *want, const char *name,
+			  const char *what)
+{
+	struct wg_resource *existing = find_existing(list, name);
+	struct wg_arena scratch = WG_ARENA_INIT;
+
+	if (!existing)
+		return false;
+	if (!wg_node_equal(comparable(&scratch, existing->root), want->root))
+		report_conflict(ctx, list, existing, want->root, what);
+	wg_arena_release(&scratch);
+	return true;
 }
 
 static int run(struct wg_ctx *ctx, struct wg_resources *list,
@@ -504,7 +571,6 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	struct wg_node *tmpl;
 	const char *file = TEMPLATE;
 	size_t inserted = 0;
-	int rc = 0;
 
 	(void)config;
 	if (!p || !p->nbuilds)
@@ -514,54 +580,79 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 		return -1;
 	for (size_t i = 0; i < p->nbuilds; i++) {
 		const struct wg_build *b = &p->builds[i];
-		struct vars v = {
-			.file = file,
-			.runtime_class = b->runtime_class,
-			.handler = b->handler,
-			.arch = b->arch,
-			.release = b->release->name,
-			.build = b->release->build,
-			.profile = p->name,
-			.toleration = wg_taint_toleration(arena, &p->taint),
-			.overhead = b->overhead,
-		};
-		struct wg_node *root = wg_node_clone(arena, tmpl);
-		struct wg_resource *res, *existing;
-		struct wg_arena scratch = WG_ARENA_INIT;
-		bool drop;
+		struct wg_resource *res;
+		bool fatal;
 
-		if (subst(ctx, arena, &root, &v, &drop)) {
-			rc = -1;	/* the same for every build */
-			break;
-		}
-		mark_new(root);	/* after subst: its errors need positions */
-		res = wg_resource_new(list, root, NULL, 0);
-		res->flags |= WG_RES_GENERATED;
-		if (wg_runtime_class_validate(ctx, res))
+		res = make(ctx, list, tmpl, file, b, b->runtime_class, false,
+			   &fatal);
+		if (fatal)
+			return -1;
+		if (!res || kept_existing(ctx, list, res, b->runtime_class,
+					  wg_arena_printf(arena, "windows."
+							  "builds[%zu]", i)))
 			continue;
-		if (!wg_scalar_is(wg_path_get(root, "metadata.name"),
-				  b->runtime_class)) {
-			wg_error(ctx, res, NULL, "metadata.name", "the "
-				 "template must name the RuntimeClass "
-				 "$runtimeClass");
-			continue;
-		}
-		existing = find_existing(list, b->runtime_class);
-		if (existing) {
-			if (!wg_node_equal(comparable(&scratch, existing->root),
-					   root))
-				report_conflict(ctx, list, existing, root, i);
-			wg_arena_release(&scratch);
-			continue;
-		}
 		wg_resources_insert(list, inserted++, res);
 		wg_record_change(ctx, WG_CHANGE_CREATE, res, NULL, NULL, NULL,
 				 NULL, wg_arena_printf(arena, "windows.builds"
 						       "[%zu]: %s %s, handler "
-						       "%s", i, v.release,
-						       v.arch, v.handler));
+						       "%s", i, b->release->name,
+						       b->arch, b->handler));
 	}
-	return rc;
+	return 0;
+}
+
+const char *wg_runtime_class_multi(struct wg_ctx *ctx,
+				   struct wg_resources *list,
+				   const struct wg_build *b)
+{
+	const struct wg_profile *p = ctx->profile;
+	struct wg_arena *arena = &list->arena;
+	const char *name = wg_arena_printf(arena, "%s-multi",
+					   b->runtime_class);
+	size_t i = (size_t)(b - p->builds), pos = 0;
+	const char *file = TEMPLATE, *what;
+	struct wg_resource *res;
+	struct wg_node *tmpl;
+	bool fatal;
+
+	for (size_t j = 0; j < p->nbuilds; j++) {
+		if (strcmp(p->builds[j].runtime_class, name) == 0) {
+			wg_report_at(ctx, WG_SEV_ERROR, p->path,
+				     p->builds[j].pos.line,
+				     p->builds[j].pos.col, "windows.builds"
+				     "[%zu].runtimeClass: '%s' is the name "
+				     "fan-out gives the RuntimeClass of "
+				     "windows.builds[%zu] on several builds; "
+				     "name the build otherwise", j, name, i);
+			return NULL;
+		}
+	}
+	for (size_t j = 0; j < list->len; j++) {
+		res = list->items[j];
+		if ((res->flags & WG_RES_GENERATED)
+		    && wg_resource_kind_is(res, "RuntimeClass")
+		    && wg_scalar_is(wg_resource_name_node(res), name))
+			return name;	/* made for another workload */
+	}
+	tmpl = load_template(ctx, p, arena, &file);
+	if (!tmpl)
+		return NULL;
+	res = make(ctx, list, tmpl, file, b, name, true, &fatal);
+	what = wg_arena_printf(arena, "windows.builds[%zu] on several builds "
+			       "(fan-out)", i);
+	if (!res)
+		return NULL;
+	if (kept_existing(ctx, list, res, name, what))
+		return name;
+	while (pos < list->len && (list->items[pos]->flags & WG_RES_GENERATED))
+		pos++;
+	wg_resources_insert(list, pos, res);
+	wg_record_change(ctx, WG_CHANGE_CREATE, res, NULL, NULL, NULL, NULL,
+			 wg_arena_printf(arena, "%s: %s %s, handler %s, no "
+					 "windows-build label", what,
+					 b->release->name, b->arch,
+					 b->handler));
+	return name;
 }
 
 const struct wg_plugin wg_gen_runtime_class = {

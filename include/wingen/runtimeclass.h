@@ -5,6 +5,7 @@
 
 #include "wingen/ctx.h"
 #include "wingen/plugin.h"
+#include "wingen/profile.h"
 #include "wingen/resource.h"
 
 /*
@@ -18,6 +19,21 @@
  * when it differs.
  */
 extern const struct wg_plugin wg_gen_runtime_class;
+
+/*
+ * The RuntimeClass of one workload that runs on several builds (fan-out,
+ * when the same images run on all of them): build b's RuntimeClass from
+ * the same template, named "<b's runtimeClass>-multi", with $build
+ * standing for nothing, so the key holding it (scheduling.nodeSelector's
+ * node.kubernetes.io/windows-build in the embedded template) goes; the
+ * workload names its builds in node affinity instead.  Made once per run,
+ * after the generated RuntimeClasses at the front of list; one of that
+ * name in the input is kept when equal and is an error when it differs.
+ * Returns its name (in list's arena), or NULL after an error on ctx.
+ */
+const char *wg_runtime_class_multi(struct wg_ctx *ctx,
+				   struct wg_resources *list,
+				   const struct wg_build *b);
 
 /*
  * Kubernetes' validation of a RuntimeClass (pkg/apis/node/validation,
