@@ -214,6 +214,9 @@ void wg_record_change(struct wg_ctx *ctx, enum wg_change_op op,
 	struct wg_arena scratch = WG_ARENA_INIT;
 	struct wg_buf oldb = WG_BUF_INIT, newb = WG_BUF_INIT;
 
+	if (ctx->skip_changes)
+		return;
+
 	if (res) {
 		wg_resource_ref(&scratch, res, &c.ref);
 		c.file = res->file;

@@ -52,6 +52,8 @@ struct wg_ctx {
 	const char *plugin;	/* name of the plugin running, for the log */
 	bool strict;		/* warnings count as errors */
 	size_t documents;	/* documents read so far, for the limit */
+	bool skip_changes;	/* nobody will read the change log: plugins'
+				   wg_record_change() calls cost nothing */
 };
 
 void wg_ctx_init(struct wg_ctx *ctx);

@@ -131,6 +131,7 @@ int wg_cmd_build(int argc, char **argv)
 	}
 	wg_ctx_init(&ctx);
 	ctx.strict = o.strict;
+	ctx.skip_changes = !o.explain;	/* --diff/--check compare trees */
 	wg_resources_init(&list);
 	if (wg_cli_load_profile(&ctx, o.profile, &o.popts, &profile) == 0) {
 		ctx.profile = &profile;
