@@ -1,0 +1,1029 @@
+/*
+ * fan-out: one workload per target build.
+ *
+ * A Windows workload that targets several builds (select.h: annotation
+ * wingen.dev/windows-builds, or a windows.select entry with several
+ * builds) becomes, before the scheduling transforms run:
+ *
+ *  - one workload on every target, when its images come out the same for
+ *    every target and one RuntimeClass fits them all (same arch, handler
+ *    and overhead): required node affinity node.kubernetes.io/windows-build
+ *    In [...] in every term takes the place of the nodeSelector key, and
+ *    the pods name RuntimeClass <first target's runtimeClass>-multi, which
+ *    has no build label (gen/runtimeclass.c makes it when the chain has
+ *    the runtime-class generator);
+ *  - else one copy per target, in target order: the workload itself is
+ *    edited into the first copy and the others follow it in the stream
+ *    (same file, so migrate writes them as new documents after it).  Copy
+ *    k is named <name>-<suffix> (the release in lower case; the build's
+ *    RuntimeClass name when two targets share a release), carries
+ *    annotation wingen.dev/windows-build naming its build (so later runs
+ *    and the other transforms know it: the singular annotation wins over
+ *    wingen.dev/windows-builds, which stays) and label
+ *    wingen.dev/windows-build: <suffix> on its pods and in its selector,
+ *    so copies never select each other's pods; Services, whose selectors
+ *    do not name the label, select every copy.  Its images are rewritten
+ *    for its build.
+ *
+ * HorizontalPodAutoscalers that scale a fanned-out workload get one copy
+ * per build, like it; PodDisruptionBudgets stay shared, and a diagnostic
+ * says so (a warning for minAvailable, which one build's pods can meet
+ * alone; an info for maxUnavailable, which then counts every build).
+ *
+ * Images, per target build: the first windows.images rule whose match
+ * matches rewrites the image (replace may use $release, $build and $arch
+ * of the target, besides PCRE2's $1 and ${name}); an image that no rule
+ * matches goes through the built-in rule: a Microsoft base image
+ * (mcr.microsoft.com/windows/servercore, nanoserver, server; tag without
+ * digest) whose tag names a release the target's hosts cannot run gets
+ * the target's own tag, or, for a release without base images (23H2), the
+ * newest tag its hosts run.  An image that then still names a release the
+ * target cannot run (catalog.h) is an error: nothing is fanned out.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tx.h"
+#include "wingen/alloc.h"
+#include "wingen/catalog.h"
+#include "wingen/labelsel.h"
+#include "wingen/runtimeclass.h"
+
+#define BUILD_KEY "node.kubernetes.io/windows-build"
+
+struct target {
+	const struct wg_build *b;
+	const char *suffix;	/* of names, and the label's value */
+	const char *key;	/* annotation value that names b */
+	const char **images;	/* per container, for this build */
+};
+
+/* A workload fanned out into copies, for its HPAs and PDBs. */
+struct fanned {
+	const char *kind, *group, *ns, *name;	/* as read */
+	const char *label;	/* "Deployment/web", as read */
+	const struct wg_node *pod_labels;	/* before the build label */
+	const struct target *t;
+	size_t n;
+};
+
+struct run {
+	struct wg_ctx *ctx;
+	struct wg_resources *list;
+	struct wg_arena *arena;
+	const struct wg_profile *p;
+	struct fanned *fanned;
+	size_t nfanned, cap;
+	struct wg_buf path;
+};
+
+/* Orchestrator identities a copy must not share with its original. */
+static const char *const id_annotations[] = {
+	"config.k8s.io/id", "internal.config.kubernetes.io/id",
+	"kustomize.config.k8s.io/id",
+};
+
+static const char *str(struct wg_arena *a, const struct wg_node *n)
+{
+	return wg_is_scalar(n) ? wg_scalar_dup(a, n) : NULL;
+}
+
+/* The namespace as written; "" when missing (see services.c). */
+static const char *ns_of(struct wg_arena *a, const struct wg_resource *res)
+{
+	const char *ns = str(a, wg_resource_namespace_node(res));
+
+	return ns ? ns : "";
+}
+
+/* The API group of an apiVersion text: "apps/v1" -> "apps", "v1" -> "". */
+static const char *group_of(struct wg_arena *a, const struct wg_node *api)
+{
+	const char *s = str(a, api), *slash;
+
+	if (!s)
+		return NULL;
+	slash = strchr(s, '/');
+	return slash ? wg_arena_strndup(a, s, (size_t)(slash - s)) : "";
+}
+
+static bool chain_has(const struct wg_profile *p, const char *name)
+{
+	for (size_t i = 0; i < p->nsteps; i++)
+		if (p->steps[i].plugin
+		    && strcmp(p->steps[i].plugin->name, name) == 0)
+			return true;
+	return false;
+}
+
+/* path = base, then each key (NULL-terminated), escaped as wg_path_get()
+ * reads it. */
+static const char *path_of(struct wg_buf *path, const char *base, ...)
+{
+	va_list ap;
+	const char *key;
+
+	wg_buf_reset(path);
+	wg_buf_addstr(path, base);
+	va_start(ap, base);
+	while ((key = va_arg(ap, const char *)))
+		wg_path_append_key(path, key, strlen(key));
+	va_end(ap);
+	return path->buf;
+}
+
+/* ---- images ------------------------------------------------------------- */
+
+/* replace with $release, $build and $arch (or ${...}) of b filled in;
+ * "$$" and every other "$" are left to PCRE2. */
+static const char *expand(struct wg_arena *a, const char *replace,
+			  const struct wg_build *b)
+{
+	const struct {
+		const char *name;
+		const char *value;
+	} vars[] = {
+		{ "release", b->release->name },
+		{ "build", b->release->build },
+		{ "arch", b->arch },
+	};
+	struct wg_buf out = WG_BUF_INIT;
+	const char *res;
+
+	for (const char *c = replace; *c;) {
+		bool done = false;
+
+		if (c[0] == '$' && c[1] == '$') {
+			wg_buf_add(&out, c, 2);
+			c += 2;
+			continue;
+		}
+		for (size_t i = 0; *c == '$' && !done && i < 3; i++) {
+			size_t n = strlen(vars[i].name);
+			bool brace = c[1] == '{';
+			const char *name = c + 1 + brace;
+
+			if (strncmp(name, vars[i].name, n) != 0)
+				continue;
+			if (brace ? name[n] != '}'
+				  : isalnum((unsigned char)name[n])
+				    || name[n] == '_')
+				continue;
+			wg_buf_addstr(&out, vars[i].value);
+			c = name + n + brace;
+			done = true;
+		}
+		if (!done)
+			wg_buf_addch(&out, *c++);
+	}
+	res = wg_arena_strdup(a, out.buf);
+	wg_buf_release(&out);
+	return res;
+}
+
+static const struct {
+	const char *repo;
+	size_t tags;	/* offset of the tag column in struct wg_release */
+} base_images[] = {
+	{ "mcr.microsoft.com/windows/servercore",
+	  offsetof(struct wg_release, servercore) },
+	{ "mcr.microsoft.com/windows/nanoserver",
+	  offsetof(struct wg_release, nanoserver) },
+	{ "mcr.microsoft.com/windows/server",
+	  offsetof(struct wg_release, server) },
+};
+
+static const char *tag_of(const struct wg_release *r, size_t column)
+{
+	return *(const char *const *)((const char *)r + column);
+}
+
+/* The built-in rule: image for host release host, or image itself. */
+static const char *builtin(struct wg_arena *a, const char *image,
+			   const struct wg_release *host)
+{
+	const char *colon = strrchr(image, ':'), *slash = strrchr(image, '/');
+	const char *tag, *want = NULL, *arch;
+	const struct wg_release *r;
+	size_t repo, column = 0, i, n = sizeof(base_images)
+					/ sizeof(*base_images);
+
+	if (strchr(image, '@') || !colon || (slash && colon < slash))
+		return image;	/* a digest pins the image; no tag */
+	repo = (size_t)(colon - image);
+	for (i = 0; i < n; i++) {
+		if (strlen(base_images[i].repo) == repo
+		    && strncmp(image, base_images[i].repo, repo) == 0) {
+			column = base_images[i].tags;
+			break;
+		}
+	}
+	tag = colon + 1;
+	/* a full version (10.0.17763.5458) pins a patch: not rewritten */
+	if (i == n || strncmp(tag, "10.0.", 5) == 0)
+		return image;
+	r = wg_release_for_tag(tag);
+	if (!r || wg_release_can_run(host, r))
+		return image;
+	want = tag_of(host, column);
+	if (!want) {	/* no images of its own: the newest it runs */
+		for (const struct wg_release *o = wg_releases; o->name; o++)
+			if (tag_of(o, column) && wg_release_can_run(host, o))
+				want = tag_of(o, column);
+	}
+	if (!want)
+		return image;
+	arch = strrchr(tag, '-');
+	if (!arch || (strcmp(arch, "-amd64") && strcmp(arch, "-arm64")))
+		arch = "";
+	return wg_arena_printf(a, "%.*s:%s%s", (int)repo, image, want, arch);
+}
+
+/*
+ * The image of container c for build b: the first rule that matches, else
+ * the built-in one.  Returns the text (in arena), or NULL after an error.
+ */
+static const char *rewrite(struct run *r, struct wg_resource *res,
+			   const struct wg_node *image, const char *field,
+			   const struct wg_build *b)
+{
+	const char *s = wg_scalar_dup(r->arena, image), *out, *err = NULL;
+
+	for (size_t i = 0; i < r->p->nimages; i++) {
+		const struct wg_image_rule *rule = &r->p->images[i];
+		int m = wg_regex_match(&rule->match, s, image->len);
+
+		if (m < 0) {
+			wg_error(r->ctx, res, image, field, "windows.images"
+				 "[%zu].match: pattern '%s' gave up on '%s' "
+				 "(PCRE2 match or depth limit)", i,
+				 rule->match.source, s);
+			return NULL;
+		}
+		if (m == 0)
+			continue;
+		out = wg_regex_replace(&rule->match, s, image->len,
+				       expand(r->arena, rule->replace, b),
+				       r->arena, &err);
+		if (!out)
+			wg_error(r->ctx, res, image, field, "windows.images"
+				 "[%zu]: cannot rewrite '%s' for build %s: %s",
+				 i, s, b->release->name, err ? err : "");
+		return out;
+	}
+	return builtin(r->arena, s, b->release);
+}
+
+/* A container of the workload, in the order wg_container_next gives. */
+struct box {
+	struct wg_node *image;	/* NULL when it has none */
+	const char *field;
+};
+
+static size_t containers(struct run *r, const struct wg_podspec *ps,
+			 struct box **out)
+{
+	struct wg_container_iter it;
+	struct wg_container c;
+	size_t n = 0;
+
+	wg_container_iter_init(&it, ps->spec);
+	while (wg_container_next(&it, &c))
+		n++;
+	*out = wg_arena_zalloc(r->arena, (n ? n : 1) * sizeof(**out));
+	n = 0;
+	wg_container_iter_init(&it, ps->spec);
+	while (wg_container_next(&it, &c)) {
+		struct wg_node *image = wg_map_get(c.node, "image");
+
+		(*out)[n].image = wg_is_scalar(image) ? image : NULL;
+		(*out)[n].field = wg_arena_strdup(r->arena,
+			wg_container_path(&r->path, ps, &c, "image",
+					  (const char *)NULL));
+		n++;
+	}
+	return n;
+}
+
+/* Fills every target's images; false after an error (reported). */
+static bool plan_images(struct run *r, struct wg_resource *res,
+			const struct wg_selection *sel, struct target *t,
+			size_t n, const struct box *box, size_t nbox)
+{
+	bool ok = true;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct wg_release *host = t[k].b->release;
+
+		t[k].images = wg_arena_zalloc(r->arena, (nbox ? nbox : 1)
+					      * sizeof(*t[k].images));
+		for (size_t i = 0; i < nbox; i++) {
+			const struct wg_release *rel;
+			const char *img;
+
+			if (!box[i].image)
+				continue;
+			img = rewrite(r, res, box[i].image, box[i].field,
+				      t[k].b);
+			if (!img) {
+				ok = false;
+				continue;
+			}
+			t[k].images[i] = img;
+			rel = wg_image_release(img, strlen(img));
+			if (!rel || wg_release_can_run(host, rel))
+				continue;
+			wg_error(r->ctx, res, box[i].image, box[i].field,
+				 "'%s'%s is built for %s, which %s hosts cannot "
+				 "run with process isolation (%s targets %s); "
+				 "add a windows.images rule that rewrites it "
+				 "for $release", img,
+				 strlen(img) == box[i].image->len
+				 && memcmp(img, box[i].image->u.str,
+					   box[i].image->len) == 0
+				 ? "" : " (as rewritten)", rel->name,
+				 host->name, sel->targets_why,
+				 t[k].suffix);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* Whether every target gets the same images and one RuntimeClass fits. */
+static bool one_fits_all(const struct target *t, size_t n, size_t nbox)
+{
+	for (size_t k = 1; k < n; k++) {
+		const struct wg_build *a = t[0].b, *b = t[k].b;
+
+		if (strcmp(a->arch, b->arch) || strcmp(a->handler, b->handler)
+		    || !(a->overhead == b->overhead
+			 || wg_node_equal(a->overhead, b->overhead)))
+			return false;
+		for (size_t i = 0; i < nbox; i++)
+			if (t[0].images[i] && strcmp(t[0].images[i],
+						     t[k].images[i]))
+				return false;
+	}
+	return true;
+}
+
+/* Sets the images of the container list of spec (same order as box). */
+static void set_images(struct run *r, struct wg_resource *res,
+		       const struct wg_podspec *ps, const struct target *t,
+		       const struct box *box, const char *reason, bool record)
+{
+	struct wg_container_iter it;
+	struct wg_container c;
+	size_t i = 0;
+
+	wg_container_iter_init(&it, ps->spec);
+	while (wg_container_next(&it, &c)) {
+		struct wg_node *old = wg_map_get(c.node, "image"), *v;
+
+		if (box[i].image && !wg_scalar_is(old, t->images[i])) {
+			v = wg_node_new_str(r->arena, t->images[i]);
+			wg_map_set(r->arena, c.node, "image", v);
+			if (record)
+				wg_record_change(r->ctx, WG_CHANGE_SET, res,
+						 old, box[i].field, old, v,
+						 reason);
+		}
+		i++;
+	}
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+static void name_targets(struct run *r, const struct wg_selection *sel,
+			 struct target *t)
+{
+	for (size_t k = 0; k < sel->ntargets; k++) {
+		const struct wg_build *b = sel->targets[k];
+		const char *rel = b->release->name;
+		bool shared = false;
+		char *s;
+
+		for (size_t j = 0; j < sel->ntargets; j++)
+			shared = shared || (j != k
+					    && sel->targets[j]->release
+					       == b->release);
+		s = wg_arena_strdup(r->arena, shared ? b->runtime_class : rel);
+		for (char *c = s; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+		t[k].b = b;
+		t[k].suffix = s;
+		t[k].key = wg_profile_find_build(r->p, rel) == b
+			   ? rel : b->runtime_class;
+	}
+}
+
+/* The longest name a kind may have: its pods' host names and labels
+ * carry it (Job: job-name; StatefulSet: the pod's host name), and a
+ * CronJob adds 11 characters to its Jobs' names. */
+static size_t name_limit(const struct wg_resource *res)
+{
+	if (wg_resource_kind_is(res, "CronJob"))
+		return 52;
+	if (wg_resource_kind_is(res, "Job")
+	    || wg_resource_kind_is(res, "StatefulSet"))
+		return 63;
+	return 253;
+}
+
+static bool names_ok(struct run *r, struct wg_resource *res,
+		     const struct wg_node *name, const struct target *t,
+		     size_t n)
+{
+	bool ok = true;
+
+	for (size_t k = 0; k < n; k++) {
+		const char *s = wg_arena_printf(r->arena, "%.*s-%s",
+						(int)name->len, name->u.str,
+						t[k].suffix);
+
+		if (wg_is_dns_subdomain(s) && strlen(s) <= name_limit(res))
+			continue;
+		wg_error(r->ctx, res, name, "metadata.name", "'%s', the name "
+			 "of its copy for build %s, is not a valid %s name "
+			 "(a DNS subdomain of at most %zu characters); "
+			 "shorten it", s, t[k].b->release->name,
+			 wg_resource_kind(r->arena, res), name_limit(res));
+		ok = false;
+	}
+	return ok;
+}
+
+/* ---- one copy ----------------------------------------------------------- */
+
+/* The selector of a kind that must name the build label, or NULL. */
+static struct wg_node *selector_labels(struct run *r,
+				       const struct wg_resource *res,
+				       const char **field)
+{
+	struct wg_node *spec = wg_map_get(res->root, "spec");
+	struct wg_node *sel;
+
+	if (wg_resource_kind_is(res, "CronJob"))
+		spec = wg_path_get(spec, "jobTemplate.spec");
+	sel = wg_map_get(spec, "selector");
+	if (!wg_is_map(sel))
+		return NULL;	/* none: the API server (or the Job
+				   controller) derives it from the pods */
+	if (wg_resource_kind_is(res, "ReplicationController")) {
+		*field = "spec.selector";
+		return sel;
+	}
+	if (wg_resource_kind_is(res, "Job")
+	    || wg_resource_kind_is(res, "CronJob")) {
+		/* a generated selector (controller-uid) already keeps Jobs
+		 * apart; only a manual one is the user's to extend */
+		if (!wg_scalar_is(wg_map_get(spec, "manualSelector"), "true"))
+			return NULL;
+		*field = wg_resource_kind_is(res, "Job")
+			 ? "spec.selector.matchLabels"
+			 : "spec.jobTemplate.spec.selector.matchLabels";
+	} else {
+		*field = "spec.selector.matchLabels";
+	}
+	return wg_map_ensure_map(r->arena, sel, "matchLabels");
+}
+
+/* Adds key: value to m (a mapping) unless it is there; records it. */
+static void add_label(struct run *r, struct wg_resource *res,
+		      struct wg_node *m, const struct wg_node *at,
+		      const char *field, const char *key, const char *value,
+		      const char *reason, bool record)
+{
+	struct wg_node *v;
+
+	if (wg_scalar_is(wg_map_get(m, key), value))
+		return;
+	v = wg_node_new_str(r->arena, value);
+	wg_map_set(r->arena, m, key, v);
+	if (record)
+		wg_record_change(r->ctx, WG_CHANGE_ADD, res, tx_pos(m, at),
+				 path_of(&r->path, field, key,
+					 (const char *)NULL), NULL, v, reason);
+}
+
+/* Edits res into the copy for target t.  Only the first copy (the
+ * workload as read) records each field; the others are one CREATE. */
+static void edit_copy(struct run *r, struct wg_resource *res,
+		      const struct wg_node *name, const struct target *t,
+		      const struct box *box, const char *reason, bool first)
+{
+	struct wg_arena *a = r->arena;
+	struct wg_node *meta = wg_map_get(res->root, "metadata");
+	struct wg_node *old = wg_map_get(meta, "name"), *v, *m;
+	struct wg_podspec ps;
+	const char *field = NULL, *tmpl;
+
+	v = wg_node_new_str(a, wg_arena_printf(a, "%.*s-%s", (int)name->len,
+					       name->u.str, t->suffix));
+	wg_map_set(a, meta, "name", v);
+	if (first)
+		wg_record_change(r->ctx, WG_CHANGE_SET, res, old,
+				 "metadata.name", old, v, reason);
+	m = wg_map_ensure_map(a, meta, "annotations");
+	if (m)
+		add_label(r, res, m, meta, "metadata.annotations",
+			  WG_ANNOTATION_BUILD, t->key, reason, first);
+	for (size_t i = 0; m && !first && i < sizeof(id_annotations)
+					      / sizeof(*id_annotations); i++)
+		wg_map_delete(m, id_annotations[i]);
+	wg_podspec_find(res, &ps);
+	tmpl = *ps.kind->tmpl ? wg_arena_printf(a, "%s.metadata",
+						ps.kind->tmpl) : "metadata";
+	m = wg_map_ensure_map(a, ps.tmpl, "metadata");
+	m = m ? wg_map_ensure_map(a, m, "labels") : NULL;
+	if (m)
+		add_label(r, res, m, ps.tmpl, wg_arena_printf(a, "%s.labels",
+							      tmpl),
+			  WG_LABEL_BUILD, t->suffix, reason, first);
+	m = selector_labels(r, res, &field);
+	if (m)
+		add_label(r, res, m, wg_map_get(res->root, "spec"), field,
+			  WG_LABEL_BUILD, t->suffix, reason, first);
+	set_images(r, res, &ps, t, box, reason, first);
+}
+
+/* Checks what the copies cannot keep: one build named in the pod spec. */
+static bool no_single_build(struct run *r, struct wg_resource *res,
+			    const struct wg_selection *sel, const char *multi)
+{
+	const struct wg_node *ns = wg_map_get(sel->pod.spec, "nodeSelector");
+	const struct wg_node *v = wg_map_get(ns, BUILD_KEY);
+	const struct wg_node *rc = wg_map_get(sel->pod.spec,
+					      "runtimeClassName");
+	bool ok = true;
+
+	if (v) {
+		wg_error(r->ctx, res, v,
+			 wg_podspec_path(&r->path, &sel->pod, "nodeSelector",
+					 BUILD_KEY, (const char *)NULL),
+			 "names one build, but the workload targets several "
+			 "(%s): remove it; fan-out schedules each build",
+			 sel->targets_why);
+		ok = false;
+	}
+	if (!wg_node_is_null(rc) && !(multi && wg_scalar_is(rc, multi))) {
+		wg_error(r->ctx, res, rc,
+			 wg_podspec_path(&r->path, &sel->pod,
+					 "runtimeClassName", (const char *)NULL),
+			 "is '%.*s', but the workload targets several builds "
+			 "(%s): remove it; fan-out gives each build its "
+			 "RuntimeClass", wg_is_scalar(rc) ? (int)rc->len : 0,
+			 wg_is_scalar(rc) ? rc->u.str : "", sel->targets_why);
+		ok = false;
+	}
+	return ok;
+}
+
+static size_t index_of(const struct wg_resources *list,
+		       const struct wg_resource *res)
+{
+	for (size_t i = 0; i < list->len; i++)
+		if (list->items[i] == res)
+			return i;
+	return list->len;
+}
+
+static const char *builds_text(struct run *r, const struct target *t,
+			       size_t n, bool numbers)
+{
+	struct wg_buf b = WG_BUF_INIT;
+	const char *s;
+
+	for (size_t k = 0; k < n; k++)
+		wg_buf_addf(&b, "%s%s", k ? ", " : "",
+			    numbers ? t[k].b->release->build : t[k].suffix);
+	s = wg_arena_strdup(r->arena, b.buf);
+	wg_buf_release(&b);
+	return s;
+}
+
+static void copies(struct run *r, struct wg_resource *res,
+		   struct wg_selection *sel, struct target *t, size_t n,
+		   const struct box *box)
+{
+	struct wg_arena *a = r->arena;
+	const struct wg_node *name = wg_resource_name_node(res);
+	struct wg_node *pristine = wg_node_clone(a, res->root);
+	const char *label = wg_resource_label(a, res);
+	struct wg_resource before = *res;
+	struct wg_podspec ps;
+	struct fanned *f;
+	size_t at;
+
+	before.root = pristine;
+	wg_podspec_find(&before, &ps);
+	WG_GROW(r->fanned, r->cap, r->nfanned + 1);
+	f = &r->fanned[r->nfanned++];
+	f->kind = wg_resource_kind(a, res);
+	f->group = group_of(a, wg_map_get(res->root, "apiVersion"));
+	f->ns = ns_of(a, res);
+	f->name = wg_scalar_dup(a, name);
+	f->label = label;
+	f->pod_labels = wg_podspec_labels(&ps);
+	f->t = t;
+	f->n = n;
+	for (size_t k = 0; k < n; k++) {
+		const char *reason = wg_arena_printf(a, "copy %zu of "
+			"%zu of %s, for build %s (%s)", k + 1, n, label,
+			t[k].b->release->name, sel->targets_why);
+		struct wg_resource *c = res;
+
+		if (k) {
+			c = wg_resource_new(r->list, wg_node_clone(a, pristine),
+					    res->file, res->index);
+			c->flags = res->flags & WG_RES_LIST_ITEM;
+		}
+		edit_copy(r, c, name, &t[k], box, reason, k == 0);
+		wg_select_as_copy(r->list, c, sel, t[k].b);
+		if (!k)
+			continue;
+		at = index_of(r->list, res) + k;
+		wg_resources_insert(r->list, at, c);
+		wg_record_change(r->ctx, WG_CHANGE_CREATE, c, NULL, NULL, NULL,
+				 NULL, reason);
+	}
+	if (wg_resource_kind_is(res, "StatefulSet")
+	    && wg_is_seq(wg_path_get(pristine, "spec.volumeClaimTemplates")))
+		wg_info(r->ctx, res, wg_path_get(res->root,
+					 "spec.volumeClaimTemplates"),
+			"spec.volumeClaimTemplates", "each copy (%s) gets "
+			"PersistentVolumeClaims of its own, named after it: "
+			"the builds do not share the data of %s",
+			builds_text(r, t, n, false), label);
+}
+
+/* ---- one workload on every build ---------------------------------------- */
+
+static struct wg_node *build_expression(struct run *r, const struct target *t,
+					size_t n)
+{
+	struct wg_node *e = wg_node_new_map(r->arena);
+	struct wg_node *values = wg_node_new_seq(r->arena);
+
+	for (size_t k = 0; k < n; k++)
+		wg_seq_append(r->arena, values,
+			      wg_node_new_str(r->arena, t[k].b->release->build));
+	wg_map_set(r->arena, e, "key", wg_node_new_str(r->arena, BUILD_KEY));
+	wg_map_set(r->arena, e, "operator", wg_node_new_str(r->arena, "In"));
+	wg_map_set(r->arena, e, "values", values);
+	return e;
+}
+
+/* Whether expression e is "key In values" with exactly the values of want
+ * (in any order). */
+static bool same_expression(const struct wg_node *e, const struct wg_node *want)
+{
+	const struct wg_node *v = wg_map_get(e, "values");
+	const struct wg_node *w = wg_map_get(want, "values");
+
+	if (!wg_scalar_is(wg_map_get(e, "operator"), "In") || !wg_is_seq(v)
+	    || v->len != w->len)
+		return false;
+	for (size_t i = 0; i < w->len; i++) {
+		bool found = false;
+
+		for (size_t j = 0; j < v->len && !found; j++)
+			found = wg_node_equal(wg_seq_item(v, j),
+					      wg_seq_item(w, i));
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* Adds the build expression to every required node affinity term. */
+static void add_affinity(struct run *r, struct wg_resource *res,
+			 const struct wg_selection *sel, const struct target *t,
+			 size_t n, const char *reason)
+{
+	static const char *const keys[] = {
+		"affinity", "nodeAffinity",
+		"requiredDuringSchedulingIgnoredDuringExecution",
+	};
+	struct wg_arena *a = r->arena;
+	struct wg_node *want = build_expression(r, t, n);
+	struct wg_node *m = sel->pod.spec, *terms;
+	const char *base = wg_podspec_path(&r->path, &sel->pod, keys[0],
+					   keys[1], keys[2], "nodeSelectorTerms",
+					   (const char *)NULL);
+
+	base = wg_arena_strdup(a, base);
+	for (size_t i = 0; m && i < 3; i++) {
+		struct wg_node *next = wg_map_ensure_map(a, m, keys[i]);
+
+		if (!next)
+			wg_error(r->ctx, res, wg_map_get(m, keys[i]), base,
+				 "is not a mapping");
+		m = next;
+	}
+	if (!m)
+		return;
+	terms = wg_map_get(m, "nodeSelectorTerms");
+	if (wg_node_is_null(terms) || (wg_is_seq(terms) && !terms->len)) {
+		struct wg_node *term = wg_node_new_map(a);
+		struct wg_node *exprs = wg_node_new_seq(a);
+
+		wg_seq_append(a, exprs, want);
+		wg_map_set(a, term, "matchExpressions", exprs);
+		terms = wg_node_new_seq(a);
+		wg_seq_append(a, terms, term);
+		wg_map_set(a, m, "nodeSelectorTerms", terms);
+		wg_record_change(r->ctx, WG_CHANGE_ADD, res, sel->pod.spec,
+				 wg_arena_printf(a, "%s[0]", base), NULL, term,
+				 reason);
+		return;
+	}
+	if (!wg_is_seq(terms)) {
+		wg_error(r->ctx, res, terms, base, "is not a list");
+		return;
+	}
+	for (size_t i = 0; i < terms->len; i++) {
+		struct wg_node *term = wg_seq_item(terms, i), *exprs;
+		const char *field = wg_arena_printf(a, "%s[%zu].matchExpressions",
+						    base, i);
+		bool have = false;
+
+		exprs = wg_is_map(term) ? wg_map_ensure_seq(a, term,
+							    "matchExpressions")
+					: NULL;
+		if (!exprs) {
+			wg_error(r->ctx, res, term, field, "is not a list");
+			continue;
+		}
+		for (size_t j = 0; j < exprs->len; j++) {
+			const struct wg_node *e = wg_seq_item(exprs, j);
+
+			if (!wg_scalar_is(wg_map_get(e, "key"), BUILD_KEY))
+				continue;
+			have = true;
+			if (!same_expression(e, want))
+				wg_error(r->ctx, res, e, wg_arena_printf(a,
+					 "%s[%zu]", field, j), "already "
+					 "constrains %s, but the workload runs "
+					 "on builds %s (%s); wingen does not "
+					 "overwrite it", BUILD_KEY,
+					 builds_text(r, t, n, true),
+					 sel->targets_why);
+		}
+		if (have)
+			continue;
+		wg_seq_append(a, exprs, wg_node_clone(a, want));
+		wg_record_change(r->ctx, WG_CHANGE_ADD, res,
+				 tx_pos(exprs, term), wg_arena_printf(a,
+				 "%s[%zu]", field, (size_t)exprs->len - 1),
+				 NULL, want, reason);
+	}
+}
+
+static void one_for_all(struct run *r, struct wg_resource *res,
+			struct wg_selection *sel, const struct target *t,
+			size_t n, const struct box *box)
+{
+	const char *reason = wg_arena_printf(r->arena, "its images "
+		"run on every target build (%s; %s), so one workload runs on "
+		"all of them", builds_text(r, t, n, false), sel->targets_why);
+	const char *rc;
+
+	if (chain_has(r->p, "runtime-class"))
+		rc = wg_runtime_class_multi(r->ctx, r->list, t[0].b);
+	else	/* the user provides RuntimeClasses */
+		rc = wg_arena_printf(r->arena, "%s-multi",
+				     t[0].b->runtime_class);
+	if (!rc || !no_single_build(r, res, sel, rc))
+		return;
+	add_affinity(r, res, sel, t, n, reason);
+	set_images(r, res, &sel->pod, &t[0], box, reason, true);
+	sel->multi = true;
+	sel->runtime_class = rc;
+}
+
+/* ---- the plugin ---------------------------------------------------------- */
+
+static void fan_out(struct run *r, struct wg_resource *res,
+		    struct wg_selection *sel)
+{
+	const struct wg_node *name = wg_resource_name_node(res);
+	struct target *t;
+	struct box *box;
+	size_t nbox;
+
+	if (sel->host_process) {
+		wg_info(r->ctx, res, NULL, NULL, "not fanned out to builds "
+			"(%s): HostProcess containers run on any build, so "
+			"one workload runs on every Windows node",
+			sel->targets_why);
+		return;
+	}
+	if (!wg_is_scalar(name) || !name->len) {
+		wg_error(r->ctx, res, name, "metadata.name", "is missing: "
+			 "fan-out names each copy after it (%s)",
+			 sel->targets_why);
+		sel->failed = true;
+		return;
+	}
+	t = wg_arena_zalloc(r->arena, sel->ntargets * sizeof(*t));
+	name_targets(r, sel, t);
+	nbox = containers(r, &sel->pod, &box);
+	if (!plan_images(r, res, sel, t, sel->ntargets, box, nbox)) {
+		sel->failed = true;
+		return;
+	}
+	if (one_fits_all(t, sel->ntargets, nbox)) {
+		one_for_all(r, res, sel, t, sel->ntargets, box);
+		return;
+	}
+	if (!no_single_build(r, res, sel, NULL)
+	    || !names_ok(r, res, name, t, sel->ntargets)) {
+		sel->failed = true;
+		return;
+	}
+	copies(r, res, sel, t, sel->ntargets, box);
+}
+
+static const struct fanned *fanned_for(struct run *r,
+				       const struct wg_resource *hpa)
+{
+	const struct wg_node *ref = wg_path_get(hpa->root,
+						"spec.scaleTargetRef");
+	const char *ns = ns_of(r->arena, hpa);
+	const char *group = group_of(r->arena, wg_map_get(ref, "apiVersion"));
+
+	for (size_t i = 0; i < r->nfanned; i++) {
+		const struct fanned *f = &r->fanned[i];
+
+		if (strcmp(f->ns, ns) == 0
+		    && wg_scalar_is(wg_map_get(ref, "kind"), f->kind)
+		    && wg_scalar_is(wg_map_get(ref, "name"), f->name)
+		    && (!group || !f->group || strcmp(group, f->group) == 0))
+			return f;
+	}
+	return NULL;
+}
+
+static bool is_kind(struct run *r, const struct wg_resource *res,
+		    const char *kind, const char *group)
+{
+	const char *g = group_of(r->arena, wg_map_get(res->root,
+						      "apiVersion"));
+
+	return wg_resource_kind_is(res, kind) && g && strcmp(g, group) == 0;
+}
+
+/* Every HorizontalPodAutoscaler of a fanned-out workload: one per copy. */
+static void autoscalers(struct run *r)
+{
+	struct wg_arena *a = r->arena;
+
+	for (size_t i = 0; i < r->list->len; i++) {
+		struct wg_resource *res = r->list->items[i];
+		const struct wg_node *name = wg_resource_name_node(res);
+		const struct fanned *f;
+		struct wg_node *pristine;
+		const char *label;
+
+		if ((res->flags & WG_RES_DELETED)
+		    || !is_kind(r, res, "HorizontalPodAutoscaler",
+				"autoscaling")
+		    || !(f = fanned_for(r, res)) || !wg_is_scalar(name))
+			continue;
+		pristine = wg_node_clone(a, res->root);
+		label = wg_resource_label(a, res);
+		for (size_t k = 0; k < f->n; k++) {
+			const char *reason = wg_arena_printf(a,
+				"copy %zu of %zu of %s, for %s-%s", k + 1, f->n,
+				label, f->name, f->t[k].suffix);
+			struct wg_resource *c = res;
+			struct wg_node *meta, *ref, *old, *v;
+
+			if (k) {
+				c = wg_resource_new(r->list,
+						    wg_node_clone(a, pristine),
+						    res->file, res->index);
+				c->flags = res->flags & WG_RES_LIST_ITEM;
+			}
+			meta = wg_map_get(c->root, "metadata");
+			old = wg_map_get(meta, "name");
+			v = wg_node_new_str(a, wg_arena_printf(a, "%.*s-%s",
+				(int)name->len, name->u.str, f->t[k].suffix));
+			wg_map_set(a, meta, "name", v);
+			if (!k)
+				wg_record_change(r->ctx, WG_CHANGE_SET, c, old,
+						 "metadata.name", old, v,
+						 reason);
+			ref = wg_path_get(c->root, "spec.scaleTargetRef");
+			old = wg_map_get(ref, "name");
+			v = wg_node_new_str(a, wg_arena_printf(a, "%s-%s",
+				f->name, f->t[k].suffix));
+			wg_map_set(a, ref, "name", v);
+			if (!k) {
+				wg_record_change(r->ctx, WG_CHANGE_SET, c, old,
+						 "spec.scaleTargetRef.name",
+						 old, v, reason);
+				continue;
+			}
+			meta = wg_map_get(meta, "annotations");
+			for (size_t j = 0; wg_is_map(meta) && j < sizeof(
+				     id_annotations) / sizeof(*id_annotations);
+			     j++)
+				wg_map_delete(meta, id_annotations[j]);
+			wg_resources_insert(r->list, i + k, c);
+			wg_record_change(r->ctx, WG_CHANGE_CREATE, c, NULL,
+					 NULL, NULL, NULL, reason);
+		}
+		i += f->n - 1;
+	}
+}
+
+/* Every PodDisruptionBudget over a fanned-out workload's pods: shared. */
+static void budgets(struct run *r)
+{
+	for (size_t i = 0; i < r->list->len; i++) {
+		struct wg_resource *res = r->list->items[i];
+		const struct wg_node *sel = wg_path_get(res->root,
+							"spec.selector");
+		const struct wg_node *min = wg_path_get(res->root,
+							"spec.minAvailable");
+		struct wg_label_selector ls;
+		const char *ns;
+
+		if ((res->flags & WG_RES_DELETED)
+		    || !is_kind(r, res, "PodDisruptionBudget", "policy")
+		    || wg_node_is_null(sel)	/* selects no pods */
+		    || wg_label_selector_from_node(r->arena, sel, true, &ls))
+			continue;
+		ns = ns_of(r->arena, res);
+		for (size_t k = 0; k < r->nfanned; k++) {
+			const struct fanned *f = &r->fanned[k];
+			const char *copies = builds_text(r, f->t, f->n, false);
+
+			if (strcmp(f->ns, ns) != 0
+			    || !wg_label_selector_matches(&ls, f->pod_labels))
+				continue;
+			if (!wg_node_is_null(min))
+				wg_warning(r->ctx, res, sel, "spec.selector",
+					   "selects the pods of every copy of "
+					   "%s (%s): the budget stays shared "
+					   "by the builds, so minAvailable "
+					   "can be met by one build's pods "
+					   "alone; write one budget per build "
+					   "(label %s) to keep each available",
+					   f->label, copies, WG_LABEL_BUILD);
+			else
+				wg_info(r->ctx, res, sel, "spec.selector",
+					"selects the pods of every copy of %s "
+					"(%s): the budget stays shared by the "
+					"builds, and maxUnavailable counts "
+					"their pods together", f->label,
+					copies);
+		}
+	}
+}
+
+static int run(struct wg_ctx *ctx, struct wg_resources *list,
+	       const void *config)
+{
+	struct run r = { ctx, list, &list->arena, ctx->profile, NULL, 0, 0,
+			 WG_BUF_INIT };
+	struct wg_resource **todo;
+	size_t n = list->len;
+
+	(void)config;
+	if (!r.p || !r.p->nbuilds)
+		return 0;
+	/* the workloads as they are now: copies and RuntimeClasses go in
+	 * while this walks */
+	todo = wg_arena_alloc(r.arena, (n ? n : 1) * sizeof(*todo));
+	memcpy(todo, list->items, n * sizeof(*todo));
+	for (size_t i = 0; i < n; i++) {
+		struct wg_selection *sel;
+
+		if (todo[i]->flags & WG_RES_DELETED)
+			continue;
+		sel = tx_windows(ctx, list, todo[i]);
+		if (sel && sel->ntargets > 1)
+			fan_out(&r, todo[i], sel);
+	}
+	autoscalers(&r);
+	budgets(&r);
+	free(r.fanned);
+	wg_buf_release(&r.path);
+	return 0;
+}
+
+const struct wg_plugin wg_tx_fan_out = {
+	.name = "fan-out",
+	.summary = "one workload per target build (wingen.dev/windows-builds "
+		   "or a select entry's builds), images rewritten per build",
+	.kind = WG_PLUGIN_TRANSFORM,
+	.run_list = run,
+	.prepare = tx_prepare,
+};

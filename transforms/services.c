@@ -1,0 +1,564 @@
+/*
+ * services: checks, and fixes where the profile allows, the Services that
+ * front Windows pods (facts: reference/windows.md 6).
+ *
+ * A Service fronts Windows pods when its spec.selector (a non-empty map;
+ * type ExternalName has none that counts) matches the pod template labels
+ * of a Windows workload of the stream in the same namespace.  A missing
+ * namespace is the one the stream will be applied to, which wingen does
+ * not know: it equals only another missing namespace, so a Service
+ * without one does not see a Deployment in "default" (nor the reverse).
+ * The workloads whose pods are endpoints count (PodTemplates do not); a
+ * workload is a Windows one when selection made it one or its pod
+ * template already targets Windows.
+ *
+ * For those Services, each finding is a warning at the offending field,
+ * naming the rule's reason:
+ *  - sessionAffinityConfig.clientIP.timeoutSeconds: unsupported on
+ *    Windows (fix: removed, with the parents it leaves empty);
+ *  - sessionAffinity: ClientIP while a targeted build is older than
+ *    ltsc2022 (no safe fix: dropping affinity changes what clients get);
+ *  - externalTrafficPolicy: Local without windows.network.dsr (fix:
+ *    Cluster, which always delivers but hides client source addresses, as
+ *    Windows without DSR does anyway; healthCheckNodePort goes with it);
+ *  - ipFamilyPolicy RequireDualStack or PreferDualStack (fix, when
+ *    windows.network.mode is overlay: SingleStack with ipFamilies [IPv4]),
+ *    and ipFamilies naming only IPv6 (fix: [IPv4]); no fix when
+ *    clusterIP or clusterIPs[0] pins an IPv6 address;
+ *  - loadBalancerSourceRanges: not enforced by the Windows kube-proxy
+ *    (warning only: removing it would open the Service to Linux clients
+ *    too);
+ *  - a selector matching Linux and Windows workloads (mixed backends);
+ *  - more than 64 backends: replicas of every matched workload (1 when
+ *    absent; a Job's parallelism; an HPA's maxReplicas when one scales
+ *    it); a DaemonSet runs one pod per node, so its count is unknown and
+ *    an info says so when the rest stays within the limit.
+ * Fixes apply with windows.services.fix: true, and only to Services with
+ * no Linux backends: every fix also changes what Linux pods behind the
+ * Service get.  A fix is recorded as a change with the rule's reason and
+ * is not repeated as a warning.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tx.h"
+#include "wingen/alloc.h"
+#include "wingen/catalog.h"
+#include "wingen/labelsel.h"
+
+#define MAX_BACKENDS 64
+
+#define R_TIMEOUT "the Windows kube-proxy has no session-affinity timeout"
+#define R_CLIENTIP "ClientIP session affinity needs Windows Server 2022 or " \
+	"later"
+#define R_LOCAL "the Windows kube-proxy supports externalTrafficPolicy " \
+	"Local only with Direct Server Return (windows.network.dsr is false)"
+#define R_DUAL_OVERLAY "Windows has no dual-stack networking on overlay " \
+	"networks (windows.network.mode: overlay)"
+#define R_DUAL_L2 "Windows supports dual-stack pods (l2bridge) only with " \
+	"single-family Services"
+#define R_V6 "Windows has no single-stack IPv6"
+#define R_LBSR "the Windows kube-proxy does not enforce " \
+	"loadBalancerSourceRanges (kubernetes#107019)"
+#define R_MIXED "its traffic is spread over both operating systems, and " \
+	"the Windows kube-proxy's limits apply to every backend"
+#define R_MAX "the Windows kube-proxy supports at most 64 backend pods per " \
+	"Service"
+
+/* A workload whose pods may be endpoints. */
+struct backend {
+	const struct wg_resource *res;
+	const struct wg_selection *sel;
+	const struct wg_node *labels;	/* pod template labels */
+	const char *ns;			/* "" when missing */
+	const char *label;		/* "Deployment/web" */
+	bool windows;
+	long pods;			/* -1: one per node (DaemonSet) or
+					   not a number */
+	const char *pods_why;		/* "HorizontalPodAutoscaler/x
+					   maxReplicas", or NULL */
+};
+
+struct svc {
+	struct wg_ctx *ctx;
+	struct wg_resources *list;
+	struct wg_arena *arena;
+	const struct wg_profile *p;
+	struct wg_resource *res;
+	struct wg_node *spec;
+	const struct backend **matched;
+	size_t n, nwin, nlin;
+	const char *fronts;	/* the Windows workloads, for messages */
+	bool can_fix;		/* services.fix, and no Linux backends */
+};
+
+static const char *str(struct wg_arena *a, const struct wg_node *n)
+{
+	return wg_is_scalar(n) ? wg_scalar_dup(a, n) : NULL;
+}
+
+static const char *ns_of(struct wg_arena *a, const struct wg_resource *res)
+{
+	const char *ns = str(a, wg_resource_namespace_node(res));
+
+	return ns ? ns : "";
+}
+
+static bool in_group(const struct wg_resource *res, const char *group)
+{
+	const struct wg_node *api = wg_map_get(res->root, "apiVersion");
+	size_t n = strlen(group);
+
+	if (!api)
+		return true;
+	if (!wg_is_scalar(api))
+		return false;
+	if (!n)		/* the core group: "v1" */
+		return !memchr(api->u.str, '/', api->len);
+	return api->len > n && memcmp(api->u.str, group, n) == 0
+	       && api->u.str[n] == '/';
+}
+
+/* A non-negative integer scalar, or -1. */
+static long count_of(const struct wg_node *n)
+{
+	long v = 0;
+
+	if (!wg_is_scalar(n) || n->style != WG_STYLE_PLAIN || !n->len
+	    || n->len > 9)
+		return -1;
+	for (uint32_t i = 0; i < n->len; i++) {
+		if (n->u.str[i] < '0' || n->u.str[i] > '9')
+			return -1;
+		v = v * 10 + (n->u.str[i] - '0');
+	}
+	return v;
+}
+
+/* The pods a workload runs: its count field, default 1. */
+static long pods_of(const struct wg_resource *res)
+{
+	const char *field = "spec.replicas";
+	const struct wg_node *v;
+
+	if (wg_resource_kind_is(res, "DaemonSet"))
+		return -1;
+	if (wg_resource_kind_is(res, "Pod"))
+		return 1;
+	if (wg_resource_kind_is(res, "Job"))
+		field = "spec.parallelism";
+	else if (wg_resource_kind_is(res, "CronJob"))
+		field = "spec.jobTemplate.spec.parallelism";
+	v = wg_path_get(res->root, field);
+	return wg_node_is_null(v) ? 1 : count_of(v);
+}
+
+/* An HPA scaling b: its maxReplicas is what counts. */
+static void autoscaled(struct svc *s, struct backend *b)
+{
+	const struct wg_node *name = wg_resource_name_node(b->res);
+	const char *kind = wg_resource_kind(s->arena, b->res);
+
+	for (size_t i = 0; i < s->list->len; i++) {
+		const struct wg_resource *h = s->list->items[i];
+		const struct wg_node *ref = wg_path_get(h->root,
+							"spec.scaleTargetRef");
+		long max;
+
+		if ((h->flags & WG_RES_DELETED)
+		    || !wg_resource_kind_is(h, "HorizontalPodAutoscaler")
+		    || !in_group(h, "autoscaling")
+		    || strcmp(ns_of(s->arena, h), b->ns) != 0
+		    || !kind || !wg_scalar_is(wg_map_get(ref, "kind"), kind)
+		    || !wg_is_scalar(name)
+		    || !wg_node_equal(wg_map_get(ref, "name"), name))
+			continue;
+		max = count_of(wg_path_get(h->root, "spec.maxReplicas"));
+		if (max < 0)
+			continue;
+		b->pods = max;
+		b->pods_why = wg_arena_printf(s->arena, "%s maxReplicas",
+					      wg_resource_label(s->arena, h));
+		return;
+	}
+}
+
+static size_t backends(struct wg_ctx *ctx, struct svc *s, struct backend **out)
+{
+	struct wg_resources *list = s->list;
+	size_t n = 0;
+
+	*out = wg_arena_zalloc(s->arena, (list->len + 1) * sizeof(**out));
+	for (size_t i = 0; i < list->len; i++) {
+		struct wg_resource *res = list->items[i];
+		struct wg_selection *sel;
+		struct backend *b;
+
+		if (res->flags & WG_RES_DELETED)
+			continue;
+		sel = wg_select(ctx, list, res);
+		if (!sel->workload || wg_resource_kind_is(res, "PodTemplate"))
+			continue;
+		b = &(*out)[n++];
+		b->res = res;
+		b->sel = sel;
+		b->labels = wg_podspec_labels(&sel->pod);
+		b->ns = ns_of(s->arena, res);
+		b->label = wg_resource_label(s->arena, res);
+		b->windows = (sel->windows && !sel->failed) || sel->pod_windows;
+		b->pods = pods_of(res);
+		autoscaled(s, b);
+	}
+	return n;
+}
+
+/* ---- findings ----------------------------------------------------------- */
+
+/* What the message says about fixing: fixable is whether the rule has a
+ * fix in this profile. */
+static const char *fix_note(const struct svc *s, bool fixable,
+			    const char *what)
+{
+	if (!fixable)
+		return "";
+	if (s->nlin)
+		return wg_arena_printf(s->arena, "; not fixed: the Service "
+				       "also fronts Linux pods");
+	return wg_arena_printf(s->arena, "; windows.services.fix: true %s",
+			       what);
+}
+
+static void warn(struct svc *s, const struct wg_node *at, const char *field,
+		 const char *what, const char *reason, const char *note)
+{
+	wg_warning(s->ctx, s->res, at, field, "%s: %s%s (fronts %s)", what,
+		   reason, note, s->fronts);
+}
+
+static void fixed(struct svc *s, enum wg_change_op op, const struct wg_node *at,
+		  const char *field, const struct wg_node *old,
+		  const struct wg_node *new_value, const char *reason)
+{
+	wg_record_change(s->ctx, op, s->res, at, field, old, new_value,
+			 wg_arena_printf(s->arena, "%s (fronts %s)", reason,
+					 s->fronts));
+}
+
+static void affinity_timeout(struct svc *s)
+{
+	struct wg_node *cfg = wg_map_get(s->spec, "sessionAffinityConfig");
+	struct wg_node *ip = wg_map_get(cfg, "clientIP");
+	struct wg_node *t = wg_map_get(ip, "timeoutSeconds");
+
+	if (wg_node_is_null(t))
+		return;
+	if (!s->can_fix) {
+		warn(s, t, "spec.sessionAffinityConfig.clientIP.timeoutSeconds",
+		     "is set", R_TIMEOUT, fix_note(s, true, "removes it"));
+		return;
+	}
+	wg_map_delete(ip, "timeoutSeconds");
+	fixed(s, WG_CHANGE_REMOVE, t,
+	      "spec.sessionAffinityConfig.clientIP.timeoutSeconds", t, NULL,
+	      R_TIMEOUT);
+	if (ip->len)
+		return;
+	wg_map_delete(cfg, "clientIP");
+	fixed(s, WG_CHANGE_REMOVE, ip, "spec.sessionAffinityConfig.clientIP",
+	      ip, NULL, "left empty by the removal above");
+	if (cfg->len)
+		return;
+	wg_map_delete(s->spec, "sessionAffinityConfig");
+	fixed(s, WG_CHANGE_REMOVE, cfg, "spec.sessionAffinityConfig", cfg,
+	      NULL, "left empty by the removal above");
+}
+
+static void client_ip(struct svc *s)
+{
+	const struct wg_node *v = wg_map_get(s->spec, "sessionAffinity");
+	struct wg_buf old = WG_BUF_INIT;
+
+	if (!wg_scalar_is(v, "ClientIP"))
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct wg_selection *sel = s->matched[i]->sel;
+		size_t nb = sel->multi ? sel->ntargets : sel->build ? 1 : 0;
+
+		if (!s->matched[i]->windows)
+			continue;
+		for (size_t k = 0; k < nb; k++) {
+			const struct wg_build *b = sel->multi
+						   ? sel->targets[k]
+						   : sel->build;
+
+			if (b->release->number >= 20348)
+				continue;
+			wg_buf_addf(&old, "%s%s (%s)", old.len ? ", " : "",
+				    s->matched[i]->label, b->release->name);
+		}
+	}
+	if (old.len)
+		wg_warning(s->ctx, s->res, v, "spec.sessionAffinity",
+			   "is 'ClientIP': %s, but these pods run on an older "
+			   "build: %s; no safe fix: dropping affinity changes "
+			   "what clients get", R_CLIENTIP, old.buf);
+	wg_buf_release(&old);
+}
+
+static void traffic_policy(struct svc *s)
+{
+	struct wg_node *v = wg_map_get(s->spec, "externalTrafficPolicy");
+	struct wg_node *hc, *cluster;
+
+	if (s->p->network_dsr || !wg_scalar_is(v, "Local"))
+		return;
+	if (!s->can_fix) {
+		warn(s, v, "spec.externalTrafficPolicy", "is 'Local'", R_LOCAL,
+		     fix_note(s, true, "sets Cluster (client source addresses "
+			      "are then not kept)"));
+		return;
+	}
+	cluster = wg_node_new_str(s->arena, "Cluster");
+	wg_map_set(s->arena, s->spec, "externalTrafficPolicy", cluster);
+	fixed(s, WG_CHANGE_SET, v, "spec.externalTrafficPolicy", v, cluster,
+	      R_LOCAL "; Cluster always delivers, without client source "
+	      "addresses");
+	hc = wg_map_get(s->spec, "healthCheckNodePort");
+	if (!hc)
+		return;
+	wg_map_delete(s->spec, "healthCheckNodePort");
+	fixed(s, WG_CHANGE_REMOVE, hc, "spec.healthCheckNodePort", hc, NULL,
+	      "only a Local traffic policy has one (the API server rejects "
+	      "it with Cluster)");
+}
+
+static bool is_v6(const struct wg_node *n)
+{
+	return wg_is_scalar(n) && memchr(n->u.str, ':', n->len);
+}
+
+/* Whether the Service's cluster IPs leave room for IPv4 only; trims an
+ * IPv6 secondary from clusterIPs when fixing. */
+static bool v4_possible(struct svc *s, bool fix)
+{
+	struct wg_node *ips = wg_map_get(s->spec, "clusterIPs");
+
+	if (is_v6(wg_map_get(s->spec, "clusterIP"))
+	    || (wg_is_seq(ips) && ips->len && is_v6(wg_seq_item(ips, 0))))
+		return false;
+	for (size_t i = 0; fix && wg_is_seq(ips) && i < ips->len; i++) {
+		struct wg_node *ip = wg_seq_item(ips, i);
+
+		if (!is_v6(ip))
+			continue;
+		wg_seq_delete_at(ips, i);
+		fixed(s, WG_CHANGE_REMOVE, ip, wg_arena_printf(s->arena,
+		      "spec.clusterIPs[%zu]", i), ip, NULL, "an IPv6 address "
+		      "of a Service made single-stack IPv4");
+		i--;
+	}
+	return true;
+}
+
+static void set_ipv4(struct svc *s, const char *reason)
+{
+	struct wg_node *old = wg_map_get(s->spec, "ipFamilies");
+	struct wg_node *fam = wg_node_new_seq(s->arena);
+
+	if (wg_is_seq(old) && old->len == 1
+	    && wg_scalar_is(wg_seq_item(old, 0), "IPv4"))
+		return;
+	fam->flags |= WG_NODE_FLOW;
+	wg_seq_append(s->arena, fam, wg_node_new_str(s->arena, "IPv4"));
+	wg_map_set(s->arena, s->spec, "ipFamilies", fam);
+	fixed(s, old ? WG_CHANGE_SET : WG_CHANGE_ADD, old ? old : s->spec,
+	      "spec.ipFamilies", old, fam, reason);
+}
+
+static void families(struct svc *s)
+{
+	struct wg_node *policy = wg_map_get(s->spec, "ipFamilyPolicy");
+	const struct wg_node *fam = wg_map_get(s->spec, "ipFamilies");
+	bool dual = wg_scalar_is(policy, "RequireDualStack")
+		    || wg_scalar_is(policy, "PreferDualStack");
+	bool overlay = strcmp(s->p->network_mode, "l2bridge") != 0;
+	bool v6only = !dual && wg_is_seq(fam) && fam->len;
+	struct wg_node *single;
+
+	for (size_t i = 0; v6only && i < fam->len; i++)
+		v6only = wg_scalar_is(wg_seq_item(fam, i), "IPv6");
+	if (dual && !overlay) {
+		warn(s, policy, "spec.ipFamilyPolicy", wg_arena_printf(
+		     s->arena, "is '%.*s'", (int)policy->len, policy->u.str),
+		     R_DUAL_L2, "; no fix: on l2bridge the Windows pods have "
+		     "IPv6 too, so pick the family yourself");
+	} else if (dual && (!s->can_fix || !v4_possible(s, false))) {
+		warn(s, policy, "spec.ipFamilyPolicy", wg_arena_printf(
+		     s->arena, "is '%.*s'", (int)policy->len, policy->u.str),
+		     R_DUAL_OVERLAY, s->can_fix ? "; not fixed: its cluster "
+		     "IP is IPv6" : fix_note(s, true, "sets SingleStack and "
+		     "ipFamilies [IPv4]"));
+	} else if (dual) {
+		v4_possible(s, true);
+		single = wg_node_new_str(s->arena, "SingleStack");
+		wg_map_set(s->arena, s->spec, "ipFamilyPolicy", single);
+		fixed(s, WG_CHANGE_SET, policy, "spec.ipFamilyPolicy", policy,
+		      single, R_DUAL_OVERLAY);
+		set_ipv4(s, R_DUAL_OVERLAY);
+	} else if (v6only && (!s->can_fix || !v4_possible(s, false))) {
+		warn(s, fam, "spec.ipFamilies", "is IPv6 only", R_V6,
+		     s->can_fix ? "; not fixed: its cluster IP is IPv6"
+				: fix_note(s, true, "sets [IPv4]"));
+	} else if (v6only) {
+		v4_possible(s, true);
+		set_ipv4(s, R_V6);
+	}
+}
+
+static void source_ranges(struct svc *s)
+{
+	const struct wg_node *v = wg_map_get(s->spec,
+					     "loadBalancerSourceRanges");
+
+	if (wg_is_seq(v) && v->len)
+		warn(s, v, "spec.loadBalancerSourceRanges", "is set", R_LBSR,
+		     "; not fixed: removing it would open the Service to "
+		     "every client");
+}
+
+static const char *labels_of(struct svc *s, bool windows)
+{
+	struct wg_buf b = WG_BUF_INIT;
+	const char *out;
+	size_t shown = 0, total = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->matched[i]->windows != windows)
+			continue;
+		if (total++ < 3)
+			wg_buf_addf(&b, "%s%s", shown++ ? ", " : "",
+				    s->matched[i]->label);
+	}
+	if (total > shown)
+		wg_buf_addf(&b, " and %zu more", total - shown);
+	out = wg_arena_strdup(s->arena, b.buf);
+	wg_buf_release(&b);
+	return out;
+}
+
+static void mixed(struct svc *s)
+{
+	if (!s->nlin)
+		return;
+	wg_warning(s->ctx, s->res, wg_map_get(s->spec, "selector"),
+		   "spec.selector", "selects Linux pods (%s) and Windows pods "
+		   "(%s): %s; select one OS per Service", labels_of(s, false),
+		   labels_of(s, true), R_MIXED);
+}
+
+static void backend_count(struct svc *s)
+{
+	struct wg_buf parts = WG_BUF_INIT, unknown = WG_BUF_INIT;
+	long total = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct backend *b = s->matched[i];
+
+		if (b->pods < 0) {
+			wg_buf_addf(&unknown, "%s%s", unknown.len ? ", " : "",
+				    b->label);
+			continue;
+		}
+		total += b->pods;
+		wg_buf_addf(&parts, "%s%s %ld%s%s%s", parts.len ? ", " : "",
+			    b->label, b->pods, b->pods_why ? " (" : "",
+			    b->pods_why ? b->pods_why : "",
+			    b->pods_why ? ")" : "");
+	}
+	if (total > MAX_BACKENDS)
+		wg_warning(s->ctx, s->res, wg_map_get(s->spec, "selector"),
+			   "spec.selector", "selects %s%ld backend pods (%s%s%s"
+			   "): %s", unknown.len ? "at least " : "", total,
+			   parts.buf, unknown.len ? "; one per node: " : "",
+			   unknown.buf, R_MAX);
+	else if (unknown.len)
+		wg_info(s->ctx, s->res, wg_map_get(s->spec, "selector"),
+			"spec.selector", "selects an unknown number of backend "
+			"pods: one per node of %s%s%s; %s", unknown.buf,
+			total ? ", and " : "", total ? parts.buf : "", R_MAX);
+	wg_buf_release(&parts);
+	wg_buf_release(&unknown);
+}
+
+/* ---- the plugin ---------------------------------------------------------- */
+
+static void check(struct svc *s, const struct backend *all, size_t nall)
+{
+	const struct wg_node *selector = wg_map_get(s->spec, "selector");
+	struct wg_label_selector ls;
+	const char *ns = ns_of(s->arena, s->res);
+
+	if (wg_scalar_is(wg_map_get(s->spec, "type"), "ExternalName")
+	    || !wg_is_map(selector) || !selector->len
+	    || wg_label_selector_from_node(s->arena, selector, false, &ls))
+		return;
+	s->matched = wg_arena_zalloc(s->arena, (nall + 1)
+					       * sizeof(*s->matched));
+	s->n = s->nwin = s->nlin = 0;
+	for (size_t i = 0; i < nall; i++) {
+		if (strcmp(all[i].ns, ns) != 0
+		    || !wg_label_selector_matches(&ls, all[i].labels))
+			continue;
+		s->matched[s->n++] = &all[i];
+		if (all[i].windows)
+			s->nwin++;
+		else
+			s->nlin++;
+	}
+	if (!s->nwin)
+		return;
+	s->fronts = labels_of(s, true);
+	s->can_fix = s->p->services_fix && !s->nlin;
+	affinity_timeout(s);
+	client_ip(s);
+	traffic_policy(s);
+	families(s);
+	source_ranges(s);
+	mixed(s);
+	backend_count(s);
+}
+
+static int run(struct wg_ctx *ctx, struct wg_resources *list,
+	       const void *config)
+{
+	struct svc s = { ctx, list, &list->arena, ctx->profile, NULL, NULL,
+			 NULL, 0, 0, 0, NULL, false };
+	struct backend *all;
+	size_t nall;
+
+	(void)config;
+	if (!s.p || !s.p->nbuilds)
+		return 0;
+	nall = backends(ctx, &s, &all);
+	for (size_t i = 0; i < list->len; i++) {
+		struct wg_resource *res = list->items[i];
+
+		if ((res->flags & WG_RES_DELETED)
+		    || !wg_resource_kind_is(res, "Service") || !in_group(res, "")
+		    || !wg_is_map(wg_map_get(res->root, "spec")))
+			continue;
+		s.res = res;
+		s.spec = wg_map_get(res->root, "spec");
+		check(&s, all, nall);
+	}
+	return 0;
+}
+
+const struct wg_plugin wg_tx_services = {
+	.name = "services",
+	.summary = "check (and with windows.services.fix, fix) Services that "
+		   "front Windows pods",
+	.kind = WG_PLUGIN_TRANSFORM,
+	.run_list = run,
+	.prepare = tx_prepare,
+};
