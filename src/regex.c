@@ -1,8 +1,10 @@
 #include "wingen/regex.h"
 
 #include <pcre2.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "wingen/alloc.h"
 #include "wingen/buf.h"
 
 static const char *error_text(struct wg_arena *arena, int code)
@@ -61,9 +63,22 @@ int wg_regex_compile(struct wg_regex *re, const char *pattern, bool anchored,
 
 int wg_regex_match(const struct wg_regex *re, const char *s, size_t len)
 {
-	int rc = pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, 0,
-			     re->match_data, re->match_ctx);
+	/* PCRE2's JIT may read a few bytes past the subject's end: within
+	 * an allocation, but there perhaps uninitialised (valgrind says so
+	 * for a scalar at the end of libyaml's or the arena's block).  The
+	 * match runs on a copy with zeroed bytes after it. */
+	enum { PAD = 32 };
+	char local[256 + PAD], *copy = len <= 256 ? local : NULL;
+	int rc;
 
+	if (!copy)
+		copy = wg_xmalloc(len + PAD);
+	memcpy(copy, s, len);
+	memset(copy + len, 0, PAD);
+	rc = pcre2_match(re->code, (PCRE2_SPTR)copy, len, 0, 0,
+			 re->match_data, re->match_ctx);
+	if (copy != local)
+		free(copy);
 	if (rc >= 0)
 		return 1;
 	return rc == PCRE2_ERROR_NOMATCH ? 0 : -1;

@@ -133,6 +133,32 @@ START_TEST(replace_with_groups)
 }
 END_TEST
 
+/* Subjects are byte ranges (scalars point into the input): nothing past
+ * len counts, short or long (matched from a padded copy, since the JIT
+ * reads a little past the end). */
+START_TEST(subject_is_a_byte_range)
+{
+	static char big[1000];
+	struct wg_regex re;
+	const char *err;
+	size_t off;
+
+	ck_assert_int_eq(wg_regex_compile(&re, "abc", true, 1000000, 10000,
+					  &arena, &err, &off), 0);
+	ck_assert_int_eq(wg_regex_match(&re, "abcdef", 3), 1);
+	ck_assert_int_eq(wg_regex_match(&re, "abcdef", 4), 0);
+	wg_regex_release(&re);
+	memset(big, 'x', sizeof(big));
+	memcpy(big + 500, "tail", 4);
+	ck_assert_int_eq(wg_regex_compile(&re, "x+tail", true, 1000000, 10000,
+					  &arena, &err, &off), 0);
+	ck_assert_int_eq(wg_regex_match(&re, big, 504), 1);
+	ck_assert_int_eq(wg_regex_match(&re, big, 505), 0);
+	ck_assert_int_eq(wg_regex_match(&re, big, 503), 0);
+	wg_regex_release(&re);
+}
+END_TEST
+
 static Suite *regex_suite(void)
 {
 	Suite *s = suite_create("regex");
@@ -143,6 +169,7 @@ static Suite *regex_suite(void)
 	tcase_add_test(tc, compile_error_reports_pcre2_message_and_offset);
 	tcase_add_test(tc, limits_stop_catastrophic_patterns);
 	tcase_add_test(tc, replace_with_groups);
+	tcase_add_test(tc, subject_is_a_byte_range);
 	suite_add_tcase(s, tc);
 	return s;
 }
