@@ -68,14 +68,14 @@ static struct wg_node *load_template(struct wg_ctx *ctx,
 	wg_reader_init(&r, ctx, &src);
 	rc = wg_reader_next(&r, arena, &root, &index);
 	if (rc == 1 && wg_reader_next(&r, arena, &extra, &index) == 1) {
-		wg_report_at(ctx, WG_SEV_ERROR, src.name, extra->line + 1,
-			     extra->col + 1, "a template is one YAML "
+		wg_report_at(ctx, WG_SEV_ERROR, src.name, wg_node_line(extra) + 1,
+			     wg_node_col(extra) + 1, "a template is one YAML "
 			     "document; this is a second one");
 		rc = -1;
 	}
 	if (rc == 0 || (rc == 1 && !wg_is_map(root))) {
-		wg_report_at(ctx, WG_SEV_ERROR, src.name, root ? root->line + 1
-			     : 0, root ? root->col + 1 : 0,
+		wg_report_at(ctx, WG_SEV_ERROR, src.name, root ? wg_node_line(root) + 1
+			     : 0, root ? wg_node_col(root) + 1 : 0,
 			     "the template must be a mapping (a RuntimeClass)");
 		rc = -1;
 	}
@@ -125,7 +125,7 @@ static const char *string_var(const struct vars *v, const struct wg_node *n)
 static void mark_new(struct wg_node *n)
 {
 	n->flags |= WG_NODE_NEW;
-	n->line = n->col = 0;
+	wg_node_set_pos(n, 0, 0);
 	if (n->kind == WG_NODE_SCALAR)
 		return;
 	for (size_t i = 0; i < (n->kind == WG_NODE_MAP ? 2u * n->len : n->len);
@@ -169,7 +169,7 @@ static int subst(struct wg_ctx *ctx, struct wg_arena *arena,
 				*drop = true;
 		} else {
 			return wg_report_at(ctx, WG_SEV_ERROR, v->file,
-					    n->line + 1, n->col + 1,
+					    wg_node_line(n) + 1, wg_node_col(n) + 1,
 					    "unknown placeholder '%.*s'",
 					    (int)n->len, n->u.str);
 		}

@@ -165,13 +165,13 @@ int wg_report(struct wg_ctx *ctx, enum wg_severity sev,
 		wg_resource_ref(&scratch, res, &d.ref);
 		d.file = res->file;
 		if (res->root && !(res->root->flags & WG_NODE_NEW)) {
-			d.line = res->root->line + 1;
-			d.col = res->root->col + 1;
+			d.line = wg_node_line(res->root) + 1;
+			d.col = wg_node_col(res->root) + 1;
 		}
 	}
 	if (node && !(node->flags & WG_NODE_NEW)) {
-		d.line = node->line + 1;
-		d.col = node->col + 1;
+		d.line = wg_node_line(node) + 1;
+		d.col = wg_node_col(node) + 1;
 	}
 	va_start(ap, fmt);
 	rc = add(ctx, &d, fmt, ap);
@@ -221,13 +221,13 @@ void wg_record_change(struct wg_ctx *ctx, enum wg_change_op op,
 		wg_resource_ref(&scratch, res, &c.ref);
 		c.file = res->file;
 		if (res->root && !(res->root->flags & WG_NODE_NEW)) {
-			c.line = res->root->line + 1;
-			c.col = res->root->col + 1;
+			c.line = wg_node_line(res->root) + 1;
+			c.col = wg_node_col(res->root) + 1;
 		}
 	}
 	if (node && !(node->flags & WG_NODE_NEW)) {
-		c.line = node->line + 1;
-		c.col = node->col + 1;
+		c.line = wg_node_line(node) + 1;
+		c.col = wg_node_col(node) + 1;
 	}
 	if (old_value) {
 		wg_node_to_flow(&oldb, old_value);

@@ -88,8 +88,8 @@ static int at(struct wg_ctx *ctx, const struct wg_input *in,
 	int rc;
 
 	va_start(ap, fmt);
-	rc = wg_vreport_at(ctx, WG_SEV_ERROR, in->name, n->line + 1,
-			   n->col + 1, fmt, ap);
+	rc = wg_vreport_at(ctx, WG_SEV_ERROR, in->name, wg_node_line(n) + 1,
+			   wg_node_col(n) + 1, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -113,7 +113,7 @@ static void add_items(struct wg_ctx *ctx, struct wg_krm *krm,
 
 		if (!wg_is_map(item)) {
 			wg_report_at(ctx, WG_SEV_ERROR, krm->in->name,
-				     item->line + 1, item->col + 1,
+				     wg_node_line(item) + 1, wg_node_col(item) + 1,
 				     "items[%zu]: expected an object, found "
 				     "a %s", i, node_kind(item));
 			continue;
@@ -392,6 +392,8 @@ static struct wg_node *results(struct wg_ctx *ctx, struct wg_krm *krm,
 			       struct wg_arena *arena)
 {
 	struct wg_node *seq = wg_node_new_seq(arena);
+	bool v2 = wg_scalar_is(krm->api_version,
+			       "config.kubernetes.io/v2alpha1");
 
 	for (size_t i = 0; i < ctx->log.ndiags; i++) {
 		const struct wg_diag *d = &ctx->log.diags[i];
@@ -433,9 +435,18 @@ static struct wg_node *results(struct wg_ctx *ctx, struct wg_krm *krm,
 			if (c->old_value)
 				wg_map_set(arena, f, "currentValue",
 					   value_node(arena, c->old_value));
-			if (c->new_value)
+			if (c->new_value && v2) {
+				/* v2alpha1: a list (the spec's one breaking
+				 * change) */
+				struct wg_node *vs = wg_node_new_seq(arena);
+
+				wg_seq_append(arena, vs,
+					      value_node(arena, c->new_value));
+				wg_map_set(arena, f, "proposedValues", vs);
+			} else if (c->new_value) {
 				wg_map_set(arena, f, "proposedValue",
 					   value_node(arena, c->new_value));
+			}
 		}
 		add_file(arena, krm, r, &c->ref);
 		wg_seq_append(arena, seq, r);

@@ -71,8 +71,8 @@ static void err(struct cm *cm, const struct wg_node *at, const char *field,
 	va_list ap;
 
 	va_start(ap, fmt);
-	wg_vreport_at(cm->ctx, WG_SEV_ERROR, cm->krm->in->name, at->line + 1,
-		      at->col + 1, fmt, ap);
+	wg_vreport_at(cm->ctx, WG_SEV_ERROR, cm->krm->in->name, wg_node_line(at) + 1,
+		      wg_node_col(at) + 1, fmt, ap);
 	va_end(ap);
 	if (field)
 		log->diags[log->ndiags - 1].field =
@@ -97,12 +97,9 @@ static int stamp_fn(struct wg_node *node, struct wg_node *key,
 	const struct stamp *s = payload;
 
 	(void)path;
-	node->line = s->line;
-	node->col = s->col;
-	if (key) {
-		key->line = s->line;
-		key->col = s->col;
-	}
+	wg_node_set_pos(node, s->line, s->col);
+	if (key)
+		wg_node_set_pos(key, s->line, s->col);
 	return 0;
 }
 
@@ -110,7 +107,8 @@ static int stamp_fn(struct wg_node *node, struct wg_node *key,
  * means "from the default profile"). */
 static struct wg_node *stamp(struct wg_node *node, const struct wg_node *src)
 {
-	struct stamp s = { src ? src->line : 0, src ? src->col : 0 };
+	struct stamp s = { src ? wg_node_line(src) : 0,
+			   src ? wg_node_col(src) : 0 };
 
 	wg_node_walk(node, stamp_fn, &s);
 	return node;
@@ -125,8 +123,8 @@ static void pair(struct wg_krm *krm, size_t *cap, const struct wg_node *gen,
 
 	WG_GROW(krm->fc_pos, *cap, krm->nfc_pos + 1);
 	p = &krm->fc_pos[krm->nfc_pos++];
-	p->line = gen->line;
-	p->col = gen->col;
+	p->line = wg_node_line(gen);
+	p->col = wg_node_col(gen);
 	p->src = src;
 	if (gen->kind != src->kind || gen->len != src->len
 	    || wg_is_scalar(gen))
@@ -159,7 +157,8 @@ static const struct wg_krm_pos *find_pos(const struct wg_krm *krm,
 	       && krm->fc_pos[lo - 1].col == krm->fc_pos[hi].col)
 		lo--;
 	for (size_t i = lo; i <= hi; i++)
-		if (krm->fc_pos[i].src->line || krm->fc_pos[i].src->col)
+		if (wg_node_line(krm->fc_pos[i].src)
+		    || wg_node_col(krm->fc_pos[i].src))
 			return &krm->fc_pos[i];
 	return &krm->fc_pos[hi];
 }
@@ -177,7 +176,8 @@ static const char *data_key(struct wg_arena *arena, const struct wg_krm *krm,
 	for (size_t i = 0; wg_is_map(data) && i < data->len; i++) {
 		const struct wg_node *v = wg_map_value(data, i);
 
-		if (v->line == n->line && v->col == n->col)
+		if (wg_node_line(v) == wg_node_line(n)
+		    && wg_node_col(v) == wg_node_col(n))
 			return wg_scalar_dup(arena, wg_map_key(data, i));
 	}
 	return NULL;
@@ -208,14 +208,14 @@ void wg_krm_rebase(struct wg_ctx *ctx, const struct wg_krm *krm,
 		p = d->line ? find_pos(krm, d->line - 1, d->col ? d->col - 1
 							       : 0) : NULL;
 		/* 0:0 is the default profile's: no place of the user's. */
-		if (p && (p->src->line || p->src->col))
+		if (p && (wg_node_line(p->src) || wg_node_col(p->src)))
 			at = p->src;
 		if (at && at != fc && (key = data_key(&scratch, krm, at)))
 			d->field = wg_arena_printf(&ctx->log.arena, "data.%s",
 						   key);
 		d->file = wg_arena_strdup(&ctx->log.arena, krm->in->name);
-		d->line = at ? at->line + 1 : 0;
-		d->col = at ? at->col + 1 : 0;
+		d->line = at ? wg_node_line(at) + 1 : 0;
+		d->col = at ? wg_node_col(at) + 1 : 0;
 		if (ref.kind && !d->ref.kind)
 			wg_log_copy_ref(&ctx->log, &d->ref, &ref);
 	}
@@ -279,8 +279,8 @@ static int from_profile(struct wg_ctx *ctx, struct wg_krm *krm,
 	if (k >= 0) {
 		const struct wg_node *key = wg_map_key(tree, (size_t)k);
 
-		wg_report_at(ctx, WG_SEV_WARNING, krm->in->name, key->line + 1,
-			     key->col + 1, "'resources' of the functionConfig "
+		wg_report_at(ctx, WG_SEV_WARNING, krm->in->name, wg_node_line(key) + 1,
+			     wg_node_col(key) + 1, "'resources' of the functionConfig "
 			     "is ignored: a KRM function works on the "
 			     "ResourceList's items");
 		wg_map_delete_at(tree, (size_t)k);
@@ -585,8 +585,9 @@ static int load(struct wg_ctx *ctx, struct wg_krm *krm,
 		return from_profile(ctx, krm, opts, out);
 	if (wg_scalar_is(kind, "ConfigMap") && wg_scalar_is(api, "v1"))
 		return from_config_map(ctx, krm, opts, out);
-	rc = wg_report_at(ctx, WG_SEV_ERROR, krm->in->name, fc->line + 1,
-			  fc->col + 1, "functionConfig of kind '%s' "
+	rc = wg_report_at(ctx, WG_SEV_ERROR, krm->in->name,
+			  wg_node_line(fc) + 1, wg_node_col(fc) + 1,
+			  "functionConfig of kind '%s' "
 			  "(apiVersion '%s') is not supported: give a %s "
 			  "Profile or a ConfigMap",
 			  kind ? wg_scalar_dup(&scratch, kind) : "",

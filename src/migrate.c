@@ -291,7 +291,7 @@ static void plan_doc(struct finisher *fin, struct docstate *ds,
 		if (res->flags & WG_RES_DELETED) {
 			set_problem(ds, res, "the chain removed this object, "
 				    "and documents are not deleted as text",
-				    pl->before->line, pl->before->col, NULL);
+				    wg_node_line(pl->before), wg_node_col(pl->before), NULL);
 			continue;
 		}
 		if (!wg_tree_diff(&fin->arena, pl->before, res->root,
@@ -301,7 +301,7 @@ static void plan_doc(struct finisher *fin, struct docstate *ds,
 		pos = resource_pos(fin, pl);
 		if (!pos) {
 			set_problem(ds, res, "cannot find the object in the "
-				    "text", pl->before->line, pl->before->col,
+				    "text", wg_node_line(pl->before), wg_node_col(pl->before),
 				    NULL);
 		} else {
 			wg_pos_map_add_tree(&map, pl->before, pos);

@@ -195,8 +195,8 @@ static void diff_map(struct differ *d, const struct wg_node *parent,
 static bool same_origin(const struct wg_node *a, const struct wg_node *b)
 {
 	return !(a->flags & WG_NODE_NEW) && !(b->flags & WG_NODE_NEW)
-	       && a->kind == b->kind && a->line == b->line
-	       && a->col == b->col && (a->line || a->col);
+	       && a->kind == b->kind && wg_node_line(a) == wg_node_line(b)
+	       && wg_node_col(a) == wg_node_col(b) && (wg_node_line(a) || wg_node_col(a));
 }
 
 static bool item_match(const struct wg_node *a, const struct wg_node *b)

@@ -10,55 +10,98 @@
 #include "wingen/scalar.h"
 
 /*
- * A tagged node carries its tag just before it in memory, so the common
- * untagged node stays 24 bytes.
+ * The rare node with an explicit tag, or a position too far for its
+ * bit-fields, carries a prefix just before it in memory, so the common
+ * node stays 16 bytes.
  */
-struct tagged_node {
-	const char *tag;
+struct node_ext {
+	const char *tag;	/* NULL when untagged */
+	uint32_t line, col;	/* exact position */
 	struct wg_node node;
 };
 
+#define LINE_MAX_FIELD ((1u << 24) - 1)
+#define COL_MAX_FIELD ((1u << 8) - 1)
+
+static const struct node_ext *ext_of(const struct wg_node *node)
+{
+	/* via void *: the node_ext is 8-aligned, as the arena made it */
+	return (const struct node_ext *)(const void *)
+	       ((const char *)node - offsetof(struct node_ext, node));
+}
+
 const char *wg_node_tag(const struct wg_node *node)
 {
-	if (!node || !(node->flags & WG_NODE_TAGGED))
+	if (!node || !(node->flags & WG_NODE_EXT))
 		return NULL;
-	/* via void *: the tagged_node is 8-aligned, as the arena made it */
-	return ((const struct tagged_node *)(const void *)
-		((const char *)node - offsetof(struct tagged_node, node)))->tag;
+	return ext_of(node)->tag;
+}
+
+uint32_t wg_node_line(const struct wg_node *n)
+{
+	if (n->line == LINE_MAX_FIELD && (n->flags & WG_NODE_EXT))
+		return ext_of(n)->line;
+	return n->line;
+}
+
+uint32_t wg_node_col(const struct wg_node *n)
+{
+	if (n->col == COL_MAX_FIELD && (n->flags & WG_NODE_EXT))
+		return ext_of(n)->col;
+	return n->col;
+}
+
+void wg_node_set_pos(struct wg_node *n, uint32_t line, uint32_t col)
+{
+	if (n->flags & WG_NODE_EXT) {
+		struct node_ext *x = (struct node_ext *)(void *)
+			((char *)n - offsetof(struct node_ext, node));
+
+		x->line = line;
+		x->col = col;
+	}
+	n->line = line < LINE_MAX_FIELD ? line : LINE_MAX_FIELD;
+	n->col = col < COL_MAX_FIELD ? col : COL_MAX_FIELD;
 }
 
 static struct wg_node *alloc_node(struct wg_arena *arena, int kind,
-				  const char *tag)
+				  const char *tag, uint32_t line, uint32_t col)
 {
+	bool far = line >= LINE_MAX_FIELD || col >= COL_MAX_FIELD;
 	struct wg_node *n;
 
-	if (tag) {
-		struct tagged_node *t = wg_arena_alloc(arena, sizeof(*t));
+	if (tag || far) {
+		struct node_ext *x = wg_arena_alloc(arena, sizeof(*x));
 
-		t->tag = wg_arena_strdup(arena, tag);
-		n = &t->node;
+		x->tag = tag ? wg_arena_strdup(arena, tag) : NULL;
+		x->line = line;
+		x->col = col;
+		n = &x->node;
 		memset(n, 0, sizeof(*n));
-		n->flags = WG_NODE_TAGGED;
+		n->flags = WG_NODE_EXT;
 	} else {
 		n = wg_arena_alloc(arena, sizeof(*n));
 		memset(n, 0, sizeof(*n));
 	}
-	n->kind = (uint8_t)kind;
+	n->kind = (unsigned)kind & 3u;
+	n->line = line < LINE_MAX_FIELD ? line : LINE_MAX_FIELD;
+	n->col = col < COL_MAX_FIELD ? col : COL_MAX_FIELD;
 	return n;
 }
 
-struct wg_node *wg_node_new_tagged(struct wg_arena *arena, int kind,
-				   const char *tag)
+struct wg_node *wg_node_new_at(struct wg_arena *arena, int kind,
+			       const char *tag, uint32_t line, uint32_t col)
 {
-	return alloc_node(arena, kind, tag);
+	return alloc_node(arena, kind, tag, line, col);
 }
 
 struct wg_node *wg_node_new_scalar(struct wg_arena *arena, const char *s,
 				   size_t len, enum wg_scalar_style style)
 {
-	struct wg_node *n = alloc_node(arena, WG_NODE_SCALAR, NULL);
+	struct wg_node *n = alloc_node(arena, WG_NODE_SCALAR, NULL, 0, 0);
 
-	n->style = (uint8_t)style;
+	assert(len <= WG_NODE_MAX_LEN);
+	n->style = (unsigned)style & 7u;
 	n->flags |= WG_NODE_NEW;
 	n->len = (uint32_t)len;
 	n->u.str = wg_arena_strndup(arena, s, len);
@@ -85,7 +128,7 @@ struct wg_node *wg_node_new_plain(struct wg_arena *arena, const char *s)
 
 struct wg_node *wg_node_new_map(struct wg_arena *arena)
 {
-	struct wg_node *n = alloc_node(arena, WG_NODE_MAP, NULL);
+	struct wg_node *n = alloc_node(arena, WG_NODE_MAP, NULL, 0, 0);
 
 	n->flags |= WG_NODE_NEW;
 	return n;
@@ -93,7 +136,7 @@ struct wg_node *wg_node_new_map(struct wg_arena *arena)
 
 struct wg_node *wg_node_new_seq(struct wg_arena *arena)
 {
-	struct wg_node *n = alloc_node(arena, WG_NODE_SEQ, NULL);
+	struct wg_node *n = alloc_node(arena, WG_NODE_SEQ, NULL, 0, 0);
 
 	n->flags |= WG_NODE_NEW;
 	return n;
@@ -107,15 +150,17 @@ static size_t slots(const struct wg_node *n)
 struct wg_node *wg_node_clone(struct wg_arena *arena,
 			      const struct wg_node *node)
 {
-	struct wg_node *n = alloc_node(arena, node->kind, wg_node_tag(node));
+	struct wg_node *n = alloc_node(arena, node->kind, wg_node_tag(node),
+				       wg_node_line(node), wg_node_col(node));
 	size_t k;
 
 	n->style = node->style;
-	/* A clone shares strings but owns none of them (see reader.h). */
-	n->flags = node->flags & (uint16_t)~(WG_NODE_GROWN | WG_NODE_OWNED);
+	/* A clone shares strings but owns none of them (see reader.h); it
+	 * has a prefix exactly when alloc_node() gave it one. */
+	n->flags = (node->flags & ~(unsigned)(WG_NODE_GROWN | WG_NODE_OWNED
+					      | WG_NODE_EXT))
+		   | (n->flags & (unsigned)WG_NODE_EXT);
 	n->len = node->len;
-	n->line = node->line;
-	n->col = node->col;
 	if (node->kind == WG_NODE_SCALAR) {
 		n->u.str = node->u.str;	/* strings are immutable: share */
 		return n;
@@ -143,7 +188,7 @@ bool wg_node_is_null(const struct wg_node *n)
 		return true;
 	if (n->kind != WG_NODE_SCALAR)
 		return false;
-	if (n->flags & WG_NODE_TAGGED)
+	if (wg_node_tag(n))
 		return strcmp(wg_node_tag(n), "tag:yaml.org,2002:null") == 0;
 	if (n->style != WG_STYLE_PLAIN)
 		return false;

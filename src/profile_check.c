@@ -628,9 +628,14 @@ static void check_taint(struct wg_profile_loader *L,
 
 /* ---- windows.select ----------------------------------------------------- */
 
-/* The column of byte offset in a scalar's source, when it maps 1:1. */
-static void offset_pos(const struct wg_node *n, const char *text,
-		       size_t offset, struct wg_node *out)
+/*
+ * A node placed at byte offset of a scalar's source (when it maps 1:1),
+ * to point a message at the character PCRE2 or the selector parser
+ * stopped at.
+ */
+static const struct wg_node *offset_pos(struct wg_arena *arena,
+					const struct wg_node *n,
+					const char *text, size_t offset)
 {
 	size_t chars = 0;
 	bool simple = n->style == WG_STYLE_PLAIN
@@ -638,13 +643,14 @@ static void offset_pos(const struct wg_node *n, const char *text,
 		      || (n->style == WG_STYLE_DOUBLE
 			  && !strpbrk(text, "\\\""));
 
-	*out = *n;
 	if (!simple || strchr(text, '\n'))
-		return;
+		return n;
 	for (size_t i = 0; i < offset && text[i]; i++)
 		if (((unsigned char)text[i] & 0xc0) != 0x80)
 			chars++;
-	out->col += (uint32_t)(chars + (n->style != WG_STYLE_PLAIN));
+	return wg_node_new_at(arena, WG_NODE_SCALAR, NULL, wg_node_line(n),
+			      wg_node_col(n) + (uint32_t)(chars
+				+ (n->style != WG_STYLE_PLAIN)));
 }
 
 static struct wg_regex *compile(struct wg_profile_loader *L,
@@ -663,12 +669,9 @@ static struct wg_regex *compile(struct wg_profile_loader *L,
 		return re;
 	{
 		const struct wg_node *n = wg_path_get(L->root, field);
-		struct wg_node at;
 
-		if (n) {
-			offset_pos(n, pattern, offset, &at);
-			n = &at;
-		}
+		if (n)
+			n = offset_pos(&L->p->arena, n, pattern, offset);
 		wg_profile_report(L, WG_SEV_ERROR, n, field,
 				  "'%s' is not a valid PCRE2 pattern: %s at "
 				  "offset %zu", pattern, error, offset);
@@ -689,12 +692,9 @@ static struct wg_label_selector *selector(struct wg_profile_loader *L,
 		return sel;
 	{
 		const struct wg_node *n = wg_path_get(L->root, field);
-		struct wg_node at;
 
-		if (n) {
-			offset_pos(n, text, offset, &at);
-			n = &at;
-		}
+		if (n)
+			n = offset_pos(&L->p->arena, n, text, offset);
 		wg_profile_report(L, WG_SEV_ERROR, n, field,
 				  "'%s' is not a valid selector: %s at offset "
 				  "%zu", text, error, offset);
@@ -709,8 +709,8 @@ static void check_select_entry(struct wg_profile_loader *L, size_t i,
 	const char *base = fmt_path(L, "windows.select", i, "");
 	const struct wg_node *at = wg_profile_node(L, base);
 
-	s->pos.line = at->line + 1;
-	s->pos.col = at->col + 1;
+	s->pos.line = wg_node_line(at) + 1;
+	s->pos.col = wg_node_col(at) + 1;
 	if (!rs->kinds_count && !rs->name && !rs->namespace_ && !rs->image
 	    && !rs->label_selector && !rs->annotation_selector) {
 		wg_profile_report(L, WG_SEV_ERROR, NULL, base,

@@ -60,8 +60,8 @@ int wg_profile_report(struct wg_profile_loader *L, enum wg_severity sev,
 	if (!node)
 		node = wg_profile_node(L, field);
 	if (node && !(node->flags & WG_NODE_NEW)) {
-		d.line = node->line + 1;
-		d.col = node->col + 1;
+		d.line = wg_node_line(node) + 1;
+		d.col = wg_node_col(node) + 1;
 	}
 	va_start(ap, fmt);
 	wg_buf_vaddf(&msg, fmt, ap);
@@ -103,8 +103,8 @@ static struct wg_node *parse(struct wg_ctx *ctx, struct wg_profile *p,
 		root = NULL;
 	} else if (rc == 1 && wg_reader_next(&r, &p->arena, &extra,
 					     &index) == 1) {
-		wg_report_at(ctx, WG_SEV_ERROR, file, extra->line + 1,
-			     extra->col + 1, "a profile is one YAML document; "
+		wg_report_at(ctx, WG_SEV_ERROR, file, wg_node_line(extra) + 1,
+			     wg_node_col(extra) + 1, "a profile is one YAML document; "
 			     "this is a second one");
 		root = NULL;
 	}

@@ -394,8 +394,8 @@ static void route(struct wg_ctx *ctx, const char *file, const char *text,
 		const struct wg_node *n = wg_profile_nearest(root, path.len
 							     ? path.buf : NULL);
 
-		line = n->line + 1;
-		col = n->col + 1;
+		line = wg_node_line(n) + 1;
+		col = wg_node_col(n) + 1;
 	}
 	d.line = line;
 	d.col = col;

@@ -189,7 +189,7 @@ static int error_at_node(struct wg_reader *r, const struct wg_node *n,
 	va_list ap;
 
 	va_start(ap, fmt);
-	verror(r, n->line, n->col, fmt, ap);
+	verror(r, wg_node_line(n), wg_node_col(n), fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -379,16 +379,18 @@ static int on_scalar(struct wg_reader *r, struct wg_arena *arena,
 		     yaml_event_t *e)
 {
 	struct wg_node *n;
+	uint32_t line, col;
 
-	if (e->data.scalar.length > r->ctx->limits.max_scalar_bytes)
+	if (e->data.scalar.length > r->ctx->limits.max_scalar_bytes
+	    || e->data.scalar.length > WG_NODE_MAX_LEN)
 		return error_at(r, &e->start_mark, "%s",
 				"scalar is larger than the size limit");
-	n = wg_node_new_tagged(arena, WG_NODE_SCALAR,
-			       (const char *)e->data.scalar.tag);
-	n->style = (uint8_t)(e->data.scalar.style > 0
-			     ? e->data.scalar.style - 1 : 0);
+	mark_pos(r, &e->start_mark, &line, &col);
+	n = wg_node_new_at(arena, WG_NODE_SCALAR,
+			   (const char *)e->data.scalar.tag, line, col);
+	n->style = e->data.scalar.style > 0
+		   ? (unsigned)e->data.scalar.style - 1 : 0;
 	n->len = (uint32_t)e->data.scalar.length;
-	mark_pos(r, &e->start_mark, &n->line, &n->col);
 	if (r->adopt) {
 		n->u.str = (const char *)e->data.scalar.value;
 		e->data.scalar.value = NULL;	/* ours now */
@@ -407,6 +409,7 @@ static int on_start(struct wg_reader *r, struct wg_arena *arena,
 	const yaml_char_t *tag, *anchor;
 	struct wg_frame *f;
 	struct wg_node *n;
+	uint32_t line, col;
 	bool flow;
 
 	if (check_depth(r, e))
@@ -420,10 +423,10 @@ static int on_start(struct wg_reader *r, struct wg_arena *arena,
 		anchor = e->data.sequence_start.anchor;
 		flow = e->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
 	}
-	n = wg_node_new_tagged(arena, kind, (const char *)tag);
+	mark_pos(r, &e->start_mark, &line, &col);
+	n = wg_node_new_at(arena, kind, (const char *)tag, line, col);
 	if (flow)
 		n->flags |= WG_NODE_FLOW;
-	mark_pos(r, &e->start_mark, &n->line, &n->col);
 	WG_GROW(r->frames, r->frames_cap, r->nframes + 1);
 	f = &r->frames[r->nframes++];
 	f->node = n;
@@ -491,10 +494,11 @@ static const struct wg_node *first_duplicate(struct wg_node **kids,
 			/* report the later of the two in the file */
 			const struct wg_node *a = keys[i - 1], *b = keys[i];
 
-			if (!dup || b->line < dup->line)
-				dup = (a->line > b->line
-				       || (a->line == b->line && a->col > b->col))
-				      ? a : b;
+			uint32_t al = wg_node_line(a), bl = wg_node_line(b);
+
+			if (!dup || bl < wg_node_line(dup))
+				dup = (al > bl || (al == bl && wg_node_col(a)
+						   > wg_node_col(b))) ? a : b;
 		}
 	}
 	free(keys);
@@ -649,6 +653,9 @@ static int on_end(struct wg_reader *r, struct wg_arena *arena)
 	if (n->kind == WG_NODE_MAP && count % 2)
 		return error_at_node(r, n, "%s", "mapping with a key but no "
 				     "value");
+	if (count / (n->kind == WG_NODE_MAP ? 2 : 1) > WG_NODE_MAX_LEN)
+		return error_at_node(r, n, "more than %u entries in one "
+				     "collection", WG_NODE_MAX_LEN);
 	n->len = (uint32_t)(n->kind == WG_NODE_MAP ? count / 2 : count);
 	if (count) {
 		n->u.items = wg_arena_alloc(arena, count * sizeof(*n->u.items));

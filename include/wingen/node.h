@@ -44,25 +44,47 @@ enum wg_scalar_style {
 /* Node flags. */
 enum {
 	WG_NODE_FLOW = 1 << 0,	 /* collection written in flow style */
-	WG_NODE_TAGGED = 1 << 1, /* has an explicit tag, see wg_node_tag() */
+	WG_NODE_EXT = 1 << 1,	 /* has a prefix with a tag and/or a far
+				    position, see wg_node_tag() */
 	WG_NODE_GROWN = 1 << 2,	 /* child array capacity is a power of two */
 	WG_NODE_NEW = 1 << 3,	 /* made by wingen, not read from input */
 	WG_NODE_OWNED = 1 << 4,	 /* u.str is libyaml's malloc'd buffer (see
 				    reader.h, adopt); set only by the reader */
 };
 
+/* Largest scalar (bytes) or collection (items, pairs) a node can hold. */
+#define WG_NODE_MAX_LEN ((1u << 22) - 1)
+
+/*
+ * 16 bytes: a large stream holds millions of these.  line and col hold
+ * the position when it fits (line < 16M, col < 255), else they saturate
+ * and the exact one sits in the node's prefix: read positions with
+ * wg_node_line() and wg_node_col().
+ */
 struct wg_node {
-	uint8_t kind;	/* enum wg_node_kind */
-	uint8_t style;	/* enum wg_scalar_style; 0 for collections */
-	uint16_t flags;
-	uint32_t len;	/* scalar: bytes; sequence: items; mapping: pairs */
-	uint32_t line;	/* 0-based start mark; 0 for new nodes */
-	uint32_t col;
+	uint32_t kind : 2;	/* enum wg_node_kind */
+	uint32_t style : 3;	/* enum wg_scalar_style; 0 for collections */
+	uint32_t flags : 5;
+	uint32_t len : 22;	/* scalar: bytes; sequence: items; mapping: pairs */
+	uint32_t line : 24;	/* 0-based start mark, saturated */
+	uint32_t col : 8;	/* 0-based, saturated */
 	union {
 		const char *str;	 /* scalar bytes, len of them */
 		struct wg_node **items;	 /* seq: len; map: 2*len (key, value) */
 	} u;
 };
+
+/* The 0-based start line and column of a node read from input (0 for new
+ * nodes). */
+uint32_t wg_node_line(const struct wg_node *n);
+uint32_t wg_node_col(const struct wg_node *n);
+
+/*
+ * Moves a node's position (0-based): exact when the node has a prefix or
+ * the position fits its fields, else saturated (messages then point at
+ * the right line with the column 255, or at line 16777215).
+ */
+void wg_node_set_pos(struct wg_node *n, uint32_t line, uint32_t col);
 
 /* ---- construction ------------------------------------------------------ */
 
@@ -93,11 +115,12 @@ struct wg_node *wg_node_clone(struct wg_arena *arena,
 const char *wg_node_tag(const struct wg_node *node);
 
 /*
- * A node of the given kind carrying an explicit tag (copied).  Used by the
- * reader; kind is enum wg_node_kind.
+ * A node of the given kind read at 0-based line and col, with an explicit
+ * tag (copied) or none (NULL).  Used by the reader; kind is enum
+ * wg_node_kind.
  */
-struct wg_node *wg_node_new_tagged(struct wg_arena *arena, int kind,
-				   const char *tag);
+struct wg_node *wg_node_new_at(struct wg_arena *arena, int kind,
+			       const char *tag, uint32_t line, uint32_t col);
 
 /* ---- reading ----------------------------------------------------------- */
 

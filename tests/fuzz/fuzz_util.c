@@ -89,7 +89,7 @@ static const char *diff(const struct wg_node *a, const struct wg_node *b,
 	bool fa, fb;
 	size_t k;
 
-	*line = a->line + 1;
+	*line = wg_node_line(a) + 1;
 	if (a->kind != b->kind)
 		return "node kind changed";
 	if (!same_tag(a, b))
@@ -156,6 +156,33 @@ static void remove_tmpdir(void)
 		closedir(d);
 	rmdir(tmpdir);
 	wg_buf_release(&path);
+}
+
+bool fz_same_value(const struct wg_node *a, const struct wg_node *b)
+{
+	if (wg_node_is_null(a) && wg_node_is_null(b))
+		return true;
+	if (!a || !b || a->kind != b->kind || a->len != b->len
+	    || !same_tag(a, b))
+		return false;
+	if (a->kind == WG_NODE_SCALAR)
+		return memcmp(a->u.str, b->u.str, a->len) == 0
+		       && scalar_type(a, false) == scalar_type(b, false);
+	if (a->kind == WG_NODE_SEQ) {
+		for (size_t i = 0; i < a->len; i++)
+			if (!fz_same_value(a->u.items[i], b->u.items[i]))
+				return false;
+		return true;
+	}
+	for (size_t i = 0; i < a->len; i++) {
+		const struct wg_node *k = wg_map_key(a, i);
+		long j = wg_map_findn(b, k->u.str, k->len);
+
+		if (j < 0 || !fz_same_value(wg_map_value(a, i),
+					    wg_map_value(b, (size_t)j)))
+			return false;
+	}
+	return true;
 }
 
 const char *fz_tmpdir(void)

@@ -132,8 +132,8 @@ START_TEST(scalars_quoted_as_the_writer_would)
 			 "\"x\\n\"");
 	ck_assert_str_eq(scalar(wg_node_new_plain(&arena, ""), false), "");
 	ck_assert_str_eq(scalar(wg_node_new_plain(&arena, ""), true), "~");
-	ck_assert_str_eq(scalar(wg_node_new_tagged(&arena, WG_NODE_SCALAR,
-					"tag:yaml.org,2002:str"), false),
+	ck_assert_str_eq(scalar(wg_node_new_at(&arena, WG_NODE_SCALAR,
+					"tag:yaml.org,2002:str", 0, 0), false),
 			 "!!str ");
 	wg_arena_release(&arena);
 }
