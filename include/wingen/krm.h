@@ -137,7 +137,8 @@ void wg_krm_annotate_generated(struct wg_krm *krm);
  * deleted ones left out) and the results: one per diagnostic of ctx's log
  * (with ctx->strict, warnings count as errors), then one "info" per
  * change, each with resourceRef, field {path, currentValue,
- * proposedValue} and file {path, index} where known (no changes when
+ * proposedValue (v2alpha1: proposedValues, a list)} and file {path,
+ * index} where known (no changes when
  * krm->unchanged).  Block style, even when the input was JSON.  Returns 0,
  * or -1 when libyaml cannot write it (reported on ctx).
  */

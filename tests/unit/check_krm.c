@@ -254,6 +254,15 @@ START_TEST(results_from_the_log)
 		"    proposedValue: {key: os}\n"
 		"  file:\n    path: pods/p.yaml\n    index: 2\n"));
 	free(out);
+	/* v2alpha1 proposes a list of values. */
+	f.krm.api_version = wg_node_new_str(&f.krm.list.arena,
+					    "config.kubernetes.io/v2alpha1");
+	out = write_rl(&f);
+	ck_assert_ptr_nonnull(strstr(out, "apiVersion: "
+				     "config.kubernetes.io/v2alpha1\n"));
+	ck_assert_ptr_nonnull(strstr(out, "    proposedValues:\n"
+				     "    - {key: os}\n"));
+	free(out);
 	/* After a failure the items go back as read: no change results. */
 	f.krm.unchanged = true;
 	out = write_rl(&f);
