@@ -498,10 +498,21 @@ static void add_label(struct run *r, struct wg_resource *res,
 		      const char *field, const char *key, const char *value,
 		      const char *reason, bool record)
 {
-	struct wg_node *v;
+	struct wg_node *v = wg_map_get(m, key);
 
-	if (wg_scalar_is(wg_map_get(m, key), value))
+	if (wg_scalar_is(v, value))
 		return;
+	if (v) {	/* the pods' own label of that name */
+		if (!record)	/* said once, for the first copy */
+			return;
+		wg_error(r->ctx, res, v, path_of(&r->path, field, key,
+						 (const char *)NULL),
+			 "is '%.*s', but fan-out labels the copy for %s '%s' "
+			 "so the copies' selectors stay apart; wingen does "
+			 "not overwrite it", wg_is_scalar(v) ? (int)v->len : 0,
+			 wg_is_scalar(v) ? v->u.str : "", value, value);
+		return;
+	}
 	v = wg_node_new_str(r->arena, value);
 	wg_map_set(r->arena, m, key, v);
 	if (record)

@@ -364,16 +364,23 @@ static void set_ipv4(struct svc *s, const char *reason)
 {
 	struct wg_node *old = wg_map_get(s->spec, "ipFamilies");
 	struct wg_node *fam = wg_node_new_seq(s->arena);
+	long at;
 
 	if (wg_is_seq(old) && old->len == 1
 	    && wg_scalar_is(wg_seq_item(old, 0), "IPv4"))
 		return;
 	fam->flags |= WG_NODE_FLOW;
 	wg_seq_append(s->arena, fam, wg_node_new_str(s->arena, "IPv4"));
-	wg_map_set(s->arena, s->spec, "ipFamilies", fam);
+	if (old || (at = wg_map_find(s->spec, "ipFamilyPolicy")) < 0)
+		wg_map_set(s->arena, s->spec, "ipFamilies", fam);
+	else	/* next to the policy, where people write it */
+		wg_map_insert(s->arena, s->spec, (size_t)at + 1, "ipFamilies",
+			      fam);
 	fixed(s, old ? WG_CHANGE_SET : WG_CHANGE_ADD, old ? old : s->spec,
 	      "spec.ipFamilies", old, fam, reason);
 }
+
+#define PINNED "; no fix: its cluster IP is IPv6"
 
 static void families(struct svc *s)
 {
@@ -383,6 +390,7 @@ static void families(struct svc *s)
 		    || wg_scalar_is(policy, "PreferDualStack");
 	bool overlay = strcmp(s->p->network_mode, "l2bridge") != 0;
 	bool v6only = !dual && wg_is_seq(fam) && fam->len;
+	bool v4 = v4_possible(s, false);
 	struct wg_node *single;
 
 	for (size_t i = 0; v6only && i < fam->len; i++)
@@ -392,12 +400,11 @@ static void families(struct svc *s)
 		     s->arena, "is '%.*s'", (int)policy->len, policy->u.str),
 		     R_DUAL_L2, "; no fix: on l2bridge the Windows pods have "
 		     "IPv6 too, so pick the family yourself");
-	} else if (dual && (!s->can_fix || !v4_possible(s, false))) {
+	} else if (dual && (!s->can_fix || !v4)) {
 		warn(s, policy, "spec.ipFamilyPolicy", wg_arena_printf(
 		     s->arena, "is '%.*s'", (int)policy->len, policy->u.str),
-		     R_DUAL_OVERLAY, s->can_fix ? "; not fixed: its cluster "
-		     "IP is IPv6" : fix_note(s, true, "sets SingleStack and "
-		     "ipFamilies [IPv4]"));
+		     R_DUAL_OVERLAY, !v4 ? PINNED : fix_note(s, true, "sets "
+		     "SingleStack and ipFamilies [IPv4]"));
 	} else if (dual) {
 		v4_possible(s, true);
 		single = wg_node_new_str(s->arena, "SingleStack");
@@ -405,10 +412,9 @@ static void families(struct svc *s)
 		fixed(s, WG_CHANGE_SET, policy, "spec.ipFamilyPolicy", policy,
 		      single, R_DUAL_OVERLAY);
 		set_ipv4(s, R_DUAL_OVERLAY);
-	} else if (v6only && (!s->can_fix || !v4_possible(s, false))) {
+	} else if (v6only && (!s->can_fix || !v4)) {
 		warn(s, fam, "spec.ipFamilies", "is IPv6 only", R_V6,
-		     s->can_fix ? "; not fixed: its cluster IP is IPv6"
-				: fix_note(s, true, "sets [IPv4]"));
+		     !v4 ? PINNED : fix_note(s, true, "sets [IPv4]"));
 	} else if (v6only) {
 		v4_possible(s, true);
 		set_ipv4(s, R_V6);
