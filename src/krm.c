@@ -38,6 +38,7 @@ void wg_krm_release(struct wg_krm *krm)
 {
 	free(krm->items);
 	free(krm->fc_pos);
+	free(krm->fc_origins);
 	wg_resources_release(&krm->list);
 	memset(krm, 0, sizeof(*krm));
 }
@@ -113,7 +114,8 @@ static void add_items(struct wg_ctx *ctx, struct wg_krm *krm,
 
 		if (!wg_is_map(item)) {
 			wg_report_at(ctx, WG_SEV_ERROR, krm->in->name,
-				     wg_node_line(item) + 1, wg_node_col(item) + 1,
+				     wg_node_line(item) + 1,
+				     wg_node_col(item) + 1,
 				     "items[%zu]: expected an object, found "
 				     "a %s", i, node_kind(item));
 			continue;

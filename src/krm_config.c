@@ -54,7 +54,7 @@ const struct wg_krm_key wg_krm_config_keys[] = {
 
 struct cm {
 	struct wg_ctx *ctx;
-	const struct wg_krm *krm;
+	struct wg_krm *krm;
 	struct wg_arena *arena;
 	const struct wg_node *key[K_COUNT];	/* as written, or NULL */
 	const struct wg_node *val[K_COUNT];
@@ -71,8 +71,8 @@ static void err(struct cm *cm, const struct wg_node *at, const char *field,
 	va_list ap;
 
 	va_start(ap, fmt);
-	wg_vreport_at(cm->ctx, WG_SEV_ERROR, cm->krm->in->name, wg_node_line(at) + 1,
-		      wg_node_col(at) + 1, fmt, ap);
+	wg_vreport_at(cm->ctx, WG_SEV_ERROR, cm->krm->in->name,
+		      wg_node_line(at) + 1, wg_node_col(at) + 1, fmt, ap);
 	va_end(ap);
 	if (field)
 		log->diags[log->ndiags - 1].field =
@@ -87,31 +87,68 @@ static const char *name_of(enum key k)
 
 /* ---- positions ----------------------------------------------------------- */
 
-struct stamp {
-	uint32_t line, col;
-};
-
-static int stamp_fn(struct wg_node *node, struct wg_node *key,
-		    const char *path, void *payload)
+static int unplace_fn(struct wg_node *node, struct wg_node *key,
+		      const char *path, void *payload)
 {
-	const struct stamp *s = payload;
-
 	(void)path;
-	wg_node_set_pos(node, s->line, s->col);
+	(void)payload;
+	wg_node_set_pos(node, 0, 0);
 	if (key)
-		wg_node_set_pos(key, s->line, s->col);
+		wg_node_set_pos(key, 0, 0);
 	return 0;
 }
 
-/* Gives node and everything under it the position of src (or 0:0, which
- * means "from the default profile"). */
-static struct wg_node *stamp(struct wg_node *node, const struct wg_node *src)
+/* 0:0 everywhere: the default profile's nodes are no place of the
+ * user's. */
+static void unplace(struct wg_node *tree)
 {
-	struct stamp s = { src ? wg_node_line(src) : 0,
-			   src ? wg_node_col(src) : 0 };
+	wg_node_walk(tree, unplace_fn, NULL);
+}
 
-	wg_node_walk(node, stamp_fn, &s);
+struct mark {
+	struct wg_krm *krm;
+	const struct wg_node *from;
+};
+
+static void add_origin(struct wg_krm *krm, const struct wg_node *made,
+		       const struct wg_node *from)
+{
+	WG_GROW(krm->fc_origins, krm->fc_origins_cap, krm->nfc_origins + 1);
+	krm->fc_origins[krm->nfc_origins].made = made;
+	krm->fc_origins[krm->nfc_origins++].from = from;
+}
+
+static int mark_fn(struct wg_node *node, struct wg_node *key,
+		   const char *path, void *payload)
+{
+	const struct mark *m = payload;
+
+	(void)path;
+	add_origin(m->krm, node, m->from);
+	if (key)
+		add_origin(m->krm, key, m->from);
+	return 0;
+}
+
+/* Records that node and everything under it were made of the setting
+ * whose value is the node from. */
+static struct wg_node *stamp(struct cm *cm, struct wg_node *node,
+			     const struct wg_node *from)
+{
+	struct mark m = { cm->krm, from };
+
+	if (from)
+		wg_node_walk(node, mark_fn, &m);
 	return node;
+}
+
+static const struct wg_node *origin(const struct wg_krm *krm,
+				    const struct wg_node *n)
+{
+	for (size_t i = 0; i < krm->nfc_origins; i++)
+		if (krm->fc_origins[i].made == n)
+			return krm->fc_origins[i].from;
+	return NULL;
 }
 
 /* Records, in document order, where each node of gen (the profile text
@@ -157,29 +194,23 @@ static const struct wg_krm_pos *find_pos(const struct wg_krm *krm,
 	       && krm->fc_pos[lo - 1].col == krm->fc_pos[hi].col)
 		lo--;
 	for (size_t i = lo; i <= hi; i++)
-		if (wg_node_line(krm->fc_pos[i].src)
+		if (origin(krm, krm->fc_pos[i].src)
+		    || wg_node_line(krm->fc_pos[i].src)
 		    || wg_node_col(krm->fc_pos[i].src))
 			return &krm->fc_pos[i];
 	return &krm->fc_pos[hi];
 }
 
-/* The data key of a ConfigMap functionConfig whose value is at n's
- * position, or NULL. */
+/* The data key of the ConfigMap functionConfig whose value is v, or
+ * NULL. */
 static const char *data_key(struct wg_arena *arena, const struct wg_krm *krm,
-			    const struct wg_node *n)
+			    const struct wg_node *v)
 {
 	const struct wg_node *data = wg_map_get(krm->function_config, "data");
 
-	if (!wg_scalar_is(wg_map_get(krm->function_config, "kind"),
-			  "ConfigMap"))
-		return NULL;
-	for (size_t i = 0; wg_is_map(data) && i < data->len; i++) {
-		const struct wg_node *v = wg_map_value(data, i);
-
-		if (wg_node_line(v) == wg_node_line(n)
-		    && wg_node_col(v) == wg_node_col(n))
+	for (size_t i = 0; wg_is_map(data) && i < data->len; i++)
+		if (wg_map_value(data, i) == v)
 			return wg_scalar_dup(arena, wg_map_key(data, i));
-	}
 	return NULL;
 }
 
@@ -200,17 +231,23 @@ void wg_krm_rebase(struct wg_ctx *ctx, const struct wg_krm *krm,
 	for (size_t i = first; i < ctx->log.ndiags; i++) {
 		struct wg_diag *d = &ctx->log.diags[i];
 		const struct wg_krm_pos *p;
-		const struct wg_node *at = fc;
-		const char *key;
+		const struct wg_node *at = fc, *from;
+		const char *key = NULL;
 
 		if (!d->file || strcmp(d->file, FC_NAME) != 0)
 			continue;
 		p = d->line ? find_pos(krm, d->line - 1, d->col ? d->col - 1
 							       : 0) : NULL;
-		/* 0:0 is the default profile's: no place of the user's. */
-		if (p && (wg_node_line(p->src) || wg_node_col(p->src)))
+		/* A setting's node: at the setting.  A profile's: where it
+		 * is.  0:0: the default profile's, no place of the user's. */
+		if (p && (from = origin(krm, p->src))) {
+			at = from;
+			key = data_key(&scratch, krm, from);
+		} else if (p && (wg_node_line(p->src)
+				 || wg_node_col(p->src))) {
 			at = p->src;
-		if (at && at != fc && (key = data_key(&scratch, krm, at)))
+		}
+		if (key)
 			d->field = wg_arena_printf(&ctx->log.arena, "data.%s",
 						   key);
 		d->file = wg_arena_strdup(&ctx->log.arena, krm->in->name);
@@ -279,10 +316,11 @@ static int from_profile(struct wg_ctx *ctx, struct wg_krm *krm,
 	if (k >= 0) {
 		const struct wg_node *key = wg_map_key(tree, (size_t)k);
 
-		wg_report_at(ctx, WG_SEV_WARNING, krm->in->name, wg_node_line(key) + 1,
-			     wg_node_col(key) + 1, "'resources' of the functionConfig "
-			     "is ignored: a KRM function works on the "
-			     "ResourceList's items");
+		wg_report_at(ctx, WG_SEV_WARNING, krm->in->name,
+			     wg_node_line(key) + 1, wg_node_col(key) + 1,
+			     "'resources' of the functionConfig is ignored: "
+			     "a KRM function works on the ResourceList's "
+			     "items");
 		wg_map_delete_at(tree, (size_t)k);
 	}
 	return load_tree(ctx, krm, tree, opts, out);
@@ -299,7 +337,8 @@ static struct wg_node *boolean(struct cm *cm, enum key k)
 		    cm->text[k]);
 		return NULL;
 	}
-	return stamp(wg_node_new_plain(cm->arena, cm->text[k]), cm->val[k]);
+	return stamp(cm, wg_node_new_plain(cm->arena, cm->text[k]),
+		     cm->val[k]);
 }
 
 /* Sets key of m to value unless value is NULL (a bad setting). */
@@ -312,13 +351,14 @@ static void set(struct cm *cm, struct wg_node *m, const char *key,
 
 static struct wg_node *str(struct cm *cm, enum key k, const char *s)
 {
-	return stamp(wg_node_new_str(cm->arena, s), cm->val[k]);
+	return stamp(cm, wg_node_new_str(cm->arena, s), cm->val[k]);
 }
 
 /* A comma-separated list as a sequence of strings, or NULL (reported). */
 static struct wg_node *list(struct cm *cm, enum key k)
 {
-	struct wg_node *seq = stamp(wg_node_new_seq(cm->arena), cm->val[k]);
+	struct wg_node *seq = stamp(cm, wg_node_new_seq(cm->arena),
+				    cm->val[k]);
 	const char *p = cm->text[k];
 
 	for (;;) {
@@ -334,9 +374,9 @@ static struct wg_node *list(struct cm *cm, enum key k)
 			    "'%s' has an empty entry", cm->text[k]);
 			return NULL;
 		}
-		wg_seq_append(cm->arena, seq, stamp(wg_node_new_strn(cm->arena,
-								   p, len),
-						    cm->val[k]));
+		wg_seq_append(cm->arena, seq,
+			      stamp(cm, wg_node_new_strn(cm->arena, p, len),
+				    cm->val[k]));
 		if (!end)
 			return seq;
 		p = end + 1;
@@ -349,7 +389,8 @@ static struct wg_node *taint(struct cm *cm)
 {
 	const char *s = cm->text[K_TAINT], *colon = strrchr(s, ':');
 	const char *eq = strchr(s, '=');
-	struct wg_node *t = stamp(wg_node_new_map(cm->arena), cm->val[K_TAINT]);
+	struct wg_node *t = stamp(cm, wg_node_new_map(cm->arena),
+				  cm->val[K_TAINT]);
 	struct wg_arena *a = cm->arena;
 
 	if (eq && colon && eq > colon)
@@ -376,7 +417,7 @@ static void set_builds(struct cm *cm, struct wg_node *windows)
 {
 	struct wg_arena *a = cm->arena;
 	enum key rk = cm->val[K_RELEASES] ? K_RELEASES : K_RELEASE;
-	struct wg_node *builds, *releases = NULL;
+	struct wg_node *builds, *releases = NULL, *first;
 
 	if (cm->val[K_RELEASE] && cm->val[K_RELEASES])
 		err(cm, cm->key[K_RELEASES], name_of(K_RELEASES), "'release' "
@@ -385,18 +426,20 @@ static void set_builds(struct cm *cm, struct wg_node *windows)
 		if (rk == K_RELEASE && releases->len > 1)
 			err(cm, cm->val[rk], name_of(rk), "'%s' names several "
 			    "builds: use 'releases'", cm->text[rk]);
-		builds = stamp(wg_node_new_seq(a), cm->val[rk]);
+		builds = stamp(cm, wg_node_new_seq(a), cm->val[rk]);
 		for (size_t i = 0; i < releases->len; i++) {
-			struct wg_node *b = stamp(wg_node_new_map(a),
+			struct wg_node *b = stamp(cm, wg_node_new_map(a),
 						  cm->val[rk]);
 
 			wg_map_set(a, b, "release", wg_seq_item(releases, i));
 			wg_seq_append(a, builds, b);
 		}
 		wg_map_set(a, windows, "builds", builds);
-		if (!cm->val[K_DEFAULT] && releases->len)
+		first = releases->len ? wg_seq_item(releases, 0) : NULL;
+		if (!cm->val[K_DEFAULT] && first)
 			wg_map_set(a, windows, "default",
-				   wg_node_clone(a, wg_seq_item(releases, 0)));
+				   stamp(cm, wg_node_clone(a, first),
+					 cm->val[rk]));
 	}
 	if (cm->val[K_RUNTIME_CLASS] && releases && releases->len > 1)
 		err(cm, cm->key[K_RUNTIME_CLASS], name_of(K_RUNTIME_CLASS),
@@ -442,7 +485,7 @@ static void set_select(struct cm *cm, struct wg_node *windows)
 		if (!cm->val[k])
 			continue;
 		if (!entry)
-			entry = stamp(wg_node_new_map(a), cm->val[k]);
+			entry = stamp(cm, wg_node_new_map(a), cm->val[k]);
 		set(cm, entry, fields[i].field, k == K_KINDS
 		    ? list(cm, k) : str(cm, k, cm->text[k]));
 	}
@@ -453,7 +496,7 @@ static void set_select(struct cm *cm, struct wg_node *windows)
 		wg_map_delete(windows, "select");
 		return;
 	}
-	seq = stamp(wg_node_new_seq(a), NULL);
+	seq = wg_node_new_seq(a);
 	wg_seq_append(a, seq, entry);
 	wg_map_set(a, windows, "select", seq);
 }
@@ -554,7 +597,7 @@ static int from_config_map(struct wg_ctx *ctx, struct wg_krm *krm,
 	if (tree) {
 		/* Settings with bad values are left out, so the loader still
 		 * reports on every other one. */
-		stamp(tree, NULL);
+		unplace(tree);
 		apply(&cm, tree);
 		rc = load_tree(ctx, krm, tree, opts, out);
 	}

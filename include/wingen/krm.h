@@ -34,8 +34,17 @@
  * the ResourceList it came from (krm_config.c). */
 struct wg_krm_pos {
 	uint32_t line, col;		/* 0-based, in the profile text */
-	const struct wg_node *src;	/* its position is the one to report;
-					   0:0 when from the default profile */
+	const struct wg_node *src;	/* the node it was written from: its
+					   position, or its origin (a
+					   setting), or none (0:0: the
+					   default profile's) */
+};
+
+/* A node of the profile made of a ConfigMap setting, and the setting's
+ * value in the ResourceList (krm_config.c). */
+struct wg_krm_origin {
+	const struct wg_node *made;
+	const struct wg_node *from;
 };
 
 /* What wingen keeps about each item (the resource's payload). */
@@ -60,6 +69,8 @@ struct wg_krm {
 			   change log is not reported as results */
 	struct wg_krm_pos *fc_pos;	/* sorted by position */
 	size_t nfc_pos;
+	struct wg_krm_origin *fc_origins;
+	size_t nfc_origins, fc_origins_cap;
 };
 
 /* API versions of ResourceList that are accepted (and echoed). */
