@@ -407,16 +407,27 @@ static void name_targets(struct run *r, const struct wg_selection *sel,
 		bool shared = false;
 		char *s;
 
-		for (size_t j = 0; j < sel->ntargets; j++)
-			shared = shared || (j != k
-					    && sel->targets[j]->release
-					       == b->release);
-		s = wg_arena_strdup(r->arena, shared ? b->runtime_class : rel);
+		bool same_arch = false;
+
+		for (size_t j = 0; j < sel->ntargets; j++) {
+			const struct wg_build *o = sel->targets[j];
+
+			if (j == k || o->release != b->release)
+				continue;
+			shared = true;
+			same_arch = same_arch || strcmp(o->arch, b->arch) == 0;
+		}
+		/* ltsc2025, ltsc2025-arm64 beside ltsc2025-amd64, or the
+		 * RuntimeClass when only the handler tells them apart */
+		s = !shared ? wg_arena_strdup(r->arena, rel)
+		    : !same_arch ? wg_arena_printf(r->arena, "%s-%s", rel,
+						   b->arch)
+		    : wg_arena_strdup(r->arena, b->runtime_class);
 		for (char *c = s; *c; c++)
 			*c = (char)tolower((unsigned char)*c);
 		t[k].b = b;
 		t[k].suffix = s;
-		t[k].key = wg_profile_find_build(r->p, rel) == b
+		t[k].key = !shared && wg_profile_find_build(r->p, rel) == b
 			   ? rel : b->runtime_class;
 	}
 }
@@ -453,6 +464,7 @@ static bool names_ok(struct run *r, struct wg_resource *res,
 			 "shorten it", s, t[k].b->release->name,
 			 wg_resource_kind(r->arena, res), name_limit(res));
 		ok = false;
+		break;	/* one copy says it */
 	}
 	return ok;
 }
@@ -502,17 +514,6 @@ static void add_label(struct run *r, struct wg_resource *res,
 
 	if (wg_scalar_is(v, value))
 		return;
-	if (v) {	/* the pods' own label of that name */
-		if (!record)	/* said once, for the first copy */
-			return;
-		wg_error(r->ctx, res, v, path_of(&r->path, field, key,
-						 (const char *)NULL),
-			 "is '%.*s', but fan-out labels the copy for %s '%s' "
-			 "so the copies' selectors stay apart; wingen does "
-			 "not overwrite it", wg_is_scalar(v) ? (int)v->len : 0,
-			 wg_is_scalar(v) ? v->u.str : "", value, value);
-		return;
-	}
 	v = wg_node_new_str(r->arena, value);
 	wg_map_set(r->arena, m, key, v);
 	if (record)
@@ -549,8 +550,16 @@ static void edit_copy(struct run *r, struct wg_resource *res,
 	wg_podspec_find(res, &ps);
 	tmpl = *ps.kind->tmpl ? wg_arena_printf(a, "%s.metadata",
 						ps.kind->tmpl) : "metadata";
-	m = wg_map_ensure_map(a, ps.tmpl, "metadata");
-	m = m ? wg_map_ensure_map(a, m, "labels") : NULL;
+	m = wg_map_get(ps.tmpl, "metadata");
+	if (wg_node_is_null(m)) {	/* where it is written: before spec */
+		long at = wg_map_find(ps.tmpl, "spec");
+
+		wg_map_delete(ps.tmpl, "metadata");
+		m = wg_node_new_map(a);
+		wg_map_insert(a, ps.tmpl, at < 0 ? ps.tmpl->len : (size_t)at,
+			      "metadata", m);
+	}
+	m = wg_is_map(m) ? wg_map_ensure_map(a, m, "labels") : NULL;
 	if (m)
 		add_label(r, res, m, ps.tmpl, wg_arena_printf(a, "%s.labels",
 							      tmpl),
@@ -560,6 +569,39 @@ static void edit_copy(struct run *r, struct wg_resource *res,
 		add_label(r, res, m, wg_map_get(res->root, "spec"), field,
 			  WG_LABEL_BUILD, t->suffix, reason, first);
 	set_images(r, res, &ps, t, box, reason, first);
+}
+
+/* The build label must be fan-out's to write, in the pods and in the
+ * selector. */
+static bool label_free(struct run *r, struct wg_resource *res,
+		       const struct wg_selection *sel)
+{
+	const struct wg_node *sel_node = wg_path_get(res->root,
+		wg_resource_kind_is(res, "CronJob")
+		? "spec.jobTemplate.spec.selector" : "spec.selector");
+	const struct wg_node *where[3] = {
+		wg_map_get(wg_podspec_labels(&sel->pod), WG_LABEL_BUILD),
+		wg_map_get(wg_map_get(sel_node, "matchLabels"),
+			   WG_LABEL_BUILD),
+		wg_resource_kind_is(res, "ReplicationController")
+		? wg_map_get(sel_node, WG_LABEL_BUILD) : NULL,
+	};
+	bool ok = true;
+
+	for (size_t i = 0; i < 3; i++) {
+		const struct wg_node *v = where[i];
+
+		if (!v)
+			continue;
+		wg_error(r->ctx, res, v, NULL, "label '%s' is '%.*s', but "
+			 "fan-out gives each copy's pods its own value (%s) to "
+			 "keep the copies' selectors apart; wingen does not "
+			 "overwrite it", WG_LABEL_BUILD,
+			 wg_is_scalar(v) ? (int)v->len : 0,
+			 wg_is_scalar(v) ? v->u.str : "", sel->targets_why);
+		ok = false;
+	}
+	return ok;
 }
 
 /* Checks what the copies cannot keep: one build named in the pod spec. */
@@ -853,7 +895,8 @@ static void fan_out(struct run *r, struct wg_resource *res,
 		return;
 	}
 	if (!no_single_build(r, res, sel, NULL)
-	    || !names_ok(r, res, name, t, sel->ntargets)) {
+	    || !names_ok(r, res, name, t, sel->ntargets)
+	    || !label_free(r, res, sel)) {
 		sel->failed = true;
 		return;
 	}
