@@ -366,6 +366,35 @@ START_TEST(config_map_errors_point_at_the_setting)
 }
 END_TEST
 
+/* kpt writes "-- key=value" settings as one flow mapping on one line:
+ * positions far to the right are still exact, and still name the key. */
+START_TEST(settings_far_right_on_one_line)
+{
+	struct fixture f;
+	struct wg_profile p;
+	struct wg_buf text = WG_BUF_INIT;
+	const struct wg_diag *d;
+
+	wg_buf_addstr(&text, "apiVersion: config.kubernetes.io/v1\n"
+		      "kind: ResourceList\nitems: []\nfunctionConfig: "
+		      "{apiVersion: v1, kind: ConfigMap, metadata: {name: fi}, "
+		      "data: {select-name: '");
+	for (int i = 0; i < 300; i++)
+		wg_buf_addch(&text, 'x');
+	wg_buf_addstr(&text, "', handler: Bad_H}}\n");
+	ck_assert_int_eq(open_rl(&f, text.buf), 0);
+	ck_assert_int_eq(wg_krm_profile(&f.ctx, &f.krm, NULL, &p), -1);
+	d = &f.ctx.log.diags[0];
+	ck_assert_str_eq(d->field, "data.handler");
+	ck_assert_uint_eq(d->line, 4);
+	/* line 4 starts with "functionConfig" */
+	ck_assert_uint_eq(d->col, strstr(text.buf, "Bad_H")
+				  - strstr(text.buf, "functionConfig") + 1);
+	wg_buf_release(&text);
+	close_rl(&f);
+}
+END_TEST
+
 START_TEST(profile_function_config)
 {
 	struct fixture f;
@@ -423,6 +452,7 @@ static Suite *krm_suite(void)
 	tcase_add_test(tc, generated_objects_get_a_file);
 	tcase_add_test(tc, config_map_settings);
 	tcase_add_test(tc, config_map_errors_point_at_the_setting);
+	tcase_add_test(tc, settings_far_right_on_one_line);
 	tcase_add_test(tc, profile_function_config);
 	tcase_add_test(tc, help_lists_every_setting);
 	suite_add_tcase(s, tc);
