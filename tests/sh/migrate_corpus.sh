@@ -9,6 +9,9 @@
 #  - the diff touches only documents whose objects changed, and only lines
 #    inside the object (not the comments before or after it);
 #  - a second run changes nothing.
+# Twice: with the default profile, and with one that takes every workload
+# for a Windows workload and fixes Services (many more edits, removals of
+# Linux-only fields among them).
 #   migrate_corpus.sh WINGEN YAMLCMP CORPUS_DIR
 set -u
 wingen=$1 yamlcmp=$2 corpus=$3
@@ -42,6 +45,21 @@ doc_text() {
 		d == want && !/^---([ \t]|$)/' "$1"
 }
 
+cat >"$tmp/windows.yaml" <<'EOF'
+apiVersion: wingen.dev/v1alpha1
+kind: Profile
+metadata:
+  name: everything-windows
+windows:
+  builds:
+    - release: ltsc2022
+  default: ltsc2022
+  select:
+    - image: '.'
+  services: {fix: true}
+EOF
+
+for profile in "" "$tmp/windows.yaml"; do
 for f in "$corpus"/*.yaml "$corpus"/*.yml; do
 	[ -f "$f" ] || continue
 	n=$((n + 1))
@@ -51,26 +69,28 @@ for f in "$corpus"/*.yaml "$corpus"/*.yml; do
 	cp "$f" "$tmp/w/$name"
 	chmod u+w "$tmp/w/$name"
 	copy=$tmp/w/$name
-	"$wingen" build -f "$f" >"$tmp/build.yaml" 2>/dev/null
+	# shellcheck disable=SC2086
+	"$wingen" build $profile -f "$f" >"$tmp/build.yaml" 2>/dev/null
 	build_rc=$?
-	"$wingen" migrate "$copy" --in-place \
+	# shellcheck disable=SC2086
+	"$wingen" migrate $profile "$copy" --in-place \
 		--runtimeclass-file "$tmp/w/rc.yaml" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ "$rc" != "$build_rc" ]; then
-		echo "FAIL $name: migrate exited $rc, build $build_rc"
+		echo "FAIL ${profile:+(windows) }$name: migrate exited $rc, build $build_rc"
 		head -5 "$tmp/err"
 		fail=1; continue
 	fi
 	if [ "$rc" != 0 ]; then
 		if ! cmp -s "$f" "$copy" || [ -e "$tmp/w/rc.yaml" ] \
 			|| [ -s "$tmp/out" ]; then
-			echo "FAIL $name: a failed migrate changed something"
+			echo "FAIL ${profile:+(windows) }$name: a failed migrate changed something"
 			fail=1
 		fi
 		continue
 	fi
 	if grep -q "^migrate: skipped" "$tmp/err"; then
-		cmp -s "$f" "$copy" || { echo "FAIL $name: skipped but changed"; fail=1; }
+		cmp -s "$f" "$copy" || { echo "FAIL ${profile:+(windows) }$name: skipped but changed"; fail=1; }
 		continue
 	fi
 	cmp -s "$f" "$copy" || changed=$((changed + 1))
@@ -82,7 +102,7 @@ for f in "$corpus"/*.yaml "$corpus"/*.yml; do
 	} >"$tmp/combined.yaml"
 	if ! "$yamlcmp" --expand "$tmp/combined.yaml" "$tmp/build.yaml" \
 		2>"$tmp/cmp"; then
-		echo "FAIL $name: migrated file differs from build: $(cat "$tmp/cmp")"
+		echo "FAIL ${profile:+(windows) }$name: migrated file differs from build: $(cat "$tmp/cmp")"
 		fail=1; continue
 	fi
 
@@ -90,7 +110,7 @@ for f in "$corpus"/*.yaml "$corpus"/*.yml; do
 	missing=$(comm -23 <(grep -E '^[[:space:]]*#' "$f" | sort) \
 			   <(grep -E '^[[:space:]]*#' "$copy" | sort))
 	if [ -n "$missing" ]; then
-		echo "FAIL $name: comment lines lost:"; echo "$missing" | head -5
+		echo "FAIL ${profile:+(windows) }$name: comment lines lost:"; echo "$missing" | head -5
 		fail=1; continue
 	fi
 
@@ -120,25 +140,27 @@ for f in "$corpus"/*.yaml "$corpus"/*.yml; do
 		fi
 	done <"$tmp/hunks"
 	if [ -n "$bad" ]; then
-		echo "FAIL $name: $bad"; fail=1; continue
+		echo "FAIL ${profile:+(windows) }$name: $bad"; fail=1; continue
 	fi
 
 	# A second run changes nothing.
 	cp "$copy" "$tmp/first.yaml"
 	[ -f "$tmp/w/rc.yaml" ] && cp "$tmp/w/rc.yaml" "$tmp/first_rc.yaml"
-	if ! "$wingen" migrate "$copy" --in-place \
+	# shellcheck disable=SC2086
+	if ! "$wingen" migrate $profile "$copy" --in-place \
 		--runtimeclass-file "$tmp/w/rc.yaml" >/dev/null 2>"$tmp/err"; then
-		echo "FAIL $name: second run failed: $(head -3 "$tmp/err")"
+		echo "FAIL ${profile:+(windows) }$name: second run failed: $(head -3 "$tmp/err")"
 		fail=1; continue
 	fi
 	if ! cmp -s "$copy" "$tmp/first.yaml" \
 		|| { [ -f "$tmp/w/rc.yaml" ] && ! cmp -s "$tmp/w/rc.yaml" "$tmp/first_rc.yaml"; }; then
-		echo "FAIL $name: a second run changed the file:"
+		echo "FAIL ${profile:+(windows) }$name: a second run changed the file:"
 		diff "$tmp/first.yaml" "$copy" | head -10
 		fail=1
 	fi
 done
-echo "$n corpus files checked, $changed changed by migrate"
+done
+echo "$n corpus runs checked (two profiles), $changed changed by migrate"
 [ "$n" -gt 0 ] || { echo "FAIL: no corpus files found"; exit 1; }
 [ "$changed" -gt 0 ] || { echo "FAIL: migrate changed no corpus file"; exit 1; }
 exit $fail
