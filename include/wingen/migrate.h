@@ -184,8 +184,10 @@ struct wg_tdiff_list {
 };
 
 /*
- * Appends the changes that turn before into after, in after order, to
- * out; paths are allocated in arena.  Returns the number of changes.
+ * Appends the changes that turn before into after to out: for each
+ * collection its removals first, then additions and deeper changes in
+ * after order.  Paths are allocated in arena.  Returns the number of
+ * changes.
  */
 size_t wg_tree_diff(struct wg_arena *arena, const struct wg_node *before,
 		    const struct wg_node *after, struct wg_tdiff_list *out);
@@ -347,8 +349,9 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
  * objects into f->out and checks that the new text reads back as exactly
  * the objects the chain produced.  An object that cannot be edited safely
  * is an error on ctx (file:line) unless opts->reformat_fallback, which
- * re-emits its document with the YAML writer.  A transform that deleted or
- * added an object of the file is handled the same way.  Returns 0 or -1.
+ * re-emits its document with the YAML writer.  Objects the chain added
+ * after an object of the file become new documents after it; one it
+ * removed (or added inside a List) cannot be edited.  Returns 0 or -1.
  */
 int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		      const struct wg_resources *list,
