@@ -72,6 +72,11 @@ kpt_run 0 fn eval "$tmp/p2" --exec "wingen fn" --match-kind Deployment \
 same eval-settings-match-kind "$tmp/p2"
 grep -q 'on 2 resource(s)' "$tmp/out" \
 	|| no "--match-kind Deployment: kpt did not send just the 2 Deployments"
+# Filtered again, with the generator left out (the package's RuntimeClass
+# is not sent): nothing changes, no second RuntimeClass.
+kpt_run 0 fn eval "$tmp/p2" --exec wingen --match-kind Deployment \
+	-- runtimeClass=win2022 transforms=node-selector,tolerations,runtime-class-name,pod-os,windows-security,linux-pin
+same eval-settings-match-kind "$tmp/p2"
 
 # 3. An error: exit 1, files untouched, the results kept by kpt.
 fresh p3
