@@ -306,10 +306,13 @@ static void plan_doc(struct finisher *fin, struct docstate *ds,
 		} else {
 			wg_pos_map_add_tree(&map, pl->before, pos);
 			if (wg_migrate_plan(&fin->ix, &map, &changes, 0,
-					    changes.len, edits, &why))
+					    changes.len, edits, &why)) {
+				const char *path =
+					changes.items[why.change].path;
+
 				set_problem(ds, res, why.reason, why.line,
-					    why.col,
-					    changes.items[why.change].path);
+					    why.col, *path ? path : NULL);
+			}
 		}
 		wg_pos_map_release(&map);
 		wg_tdiff_list_release(&changes);

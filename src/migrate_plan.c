@@ -582,6 +582,9 @@ static int replace_root(struct planner *p, const struct wg_tdiff *c)
 	if (!pv || !(pv->flags & WG_POS_FLOW)
 	    || c->new_value->kind == WG_NODE_SCALAR)
 		return refuse(p, pv, "the whole object would be replaced");
+	if (pv->end_line != pv->line)
+		return refuse(p, pv, "the object is a flow collection written "
+			      "over several lines");
 	if (check_old(p, pv))
 		return -1;
 	inline_text(p, &text, c->new_value, pv);
