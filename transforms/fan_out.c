@@ -328,10 +328,8 @@ static bool plan_images(struct run *r, struct wg_resource *res,
 				continue;
 			img = rewrite(r, res, box[i].image, box[i].field,
 				      t[k].b);
-			if (!img) {
-				ok = false;
-				continue;
-			}
+			if (!img)	/* the rule fails for every target */
+				return false;
 			t[k].images[i] = img;
 			rel = wg_image_release(img, strlen(img));
 			if (!rel || wg_release_can_run(host, rel))
