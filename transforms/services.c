@@ -464,36 +464,36 @@ static void mixed(struct svc *s)
 
 static void backend_count(struct svc *s)
 {
-	struct wg_buf parts = WG_BUF_INIT, unknown = WG_BUF_INIT;
+	struct wg_buf parts = WG_BUF_INIT;
+	bool unknown = false;
 	long total = 0;
 
 	for (size_t i = 0; i < s->n; i++) {
 		const struct backend *b = s->matched[i];
 
+		wg_buf_addf(&parts, "%s%s ", parts.len ? ", " : "", b->label);
 		if (b->pods < 0) {
-			wg_buf_addf(&unknown, "%s%s", unknown.len ? ", " : "",
-				    b->label);
+			unknown = true;
+			wg_buf_addstr(&parts, wg_resource_kind_is(b->res,
+				      "DaemonSet") ? "one per node"
+						   : "not a number");
 			continue;
 		}
 		total += b->pods;
-		wg_buf_addf(&parts, "%s%s %ld%s%s%s", parts.len ? ", " : "",
-			    b->label, b->pods, b->pods_why ? " (" : "",
-			    b->pods_why ? b->pods_why : "",
-			    b->pods_why ? ")" : "");
+		wg_buf_addf(&parts, "%ld", b->pods);
+		if (b->pods_why)
+			wg_buf_addf(&parts, " (%s)", b->pods_why);
 	}
 	if (total > MAX_BACKENDS)
 		wg_warning(s->ctx, s->res, wg_map_get(s->spec, "selector"),
-			   "spec.selector", "selects %s%ld backend pods (%s%s%s"
-			   "): %s", unknown.len ? "at least " : "", total,
-			   parts.buf, unknown.len ? "; one per node: " : "",
-			   unknown.buf, R_MAX);
-	else if (unknown.len)
+			   "spec.selector", "selects %s%ld backend pods (%s): "
+			   "%s", unknown ? "at least " : "", total, parts.buf,
+			   R_MAX);
+	else if (unknown)
 		wg_info(s->ctx, s->res, wg_map_get(s->spec, "selector"),
 			"spec.selector", "selects an unknown number of backend "
-			"pods: one per node of %s%s%s; %s", unknown.buf,
-			total ? ", and " : "", total ? parts.buf : "", R_MAX);
+			"pods (%s): %s", parts.buf, R_MAX);
 	wg_buf_release(&parts);
-	wg_buf_release(&unknown);
 }
 
 /* ---- the plugin ---------------------------------------------------------- */
