@@ -75,7 +75,7 @@ grep -q 'on 2 resource(s)' "$tmp/out" \
 # Filtered again, with the generator left out (the package's RuntimeClass
 # is not sent): nothing changes, no second RuntimeClass.
 kpt_run 0 fn eval "$tmp/p2" --exec wingen --match-kind Deployment \
-	-- runtimeClass=win2022 transforms=node-selector,tolerations,runtime-class-name,pod-os,windows-security,linux-pin
+	-- runtimeClass=win2022 transforms=fan-out,node-selector,tolerations,runtime-class-name,pod-os,windows-security,linux-pin,services
 same eval-settings-match-kind "$tmp/p2"
 
 # 3. An error: exit 1, files untouched, the results kept by kpt.
