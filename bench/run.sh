@@ -261,11 +261,12 @@ ratios() {
 
 growth() {
 	[ -n "${med[50k:floor]:-}" ] && [ -n "${med[10k:floor]:-}" ] || return 0
-	echo "| tool | time 50k / 10k | input 50k / 10k |"
-	echo "|---|---:|---:|"
+	echo "| tool | time 50k / 10k | CPU 50k / 10k | input 50k / 10k |"
+	echo "|---|---:|---:|---:|"
 	for tool in floor fmt build; do
-		printf '| %s | %s | %s |\n' "$tool" \
+		printf '| %s | %s | %s | %s |\n' "$tool" \
 			"$(calc %.2f "${med[50k:$tool]} / ${med[10k:$tool]}")" \
+			"$(cpu_ratio "50k:$tool" "10k:$tool")" \
 			"$(calc %.2f "$(bytes 50k) / $(bytes 10k)")"
 	done
 }
@@ -281,15 +282,16 @@ icount() {
 	done
 }
 
-# The targets of issue 8, checked where this run measured them.
+# The targets of issue 8, checked where this run measured them, on wall
+# time as the issue says; the CPU-time figure is given beside it.
 verdict() { awk "BEGIN { exit !($1) }" && echo met || echo "NOT met"; }
 targets() {
 	local r
 	if [ -n "${med[50k:build]:-}" ]; then
 		r=$(calc %.2f "${med[50k:build]} / ${med[50k:floor]}")
-		echo "- build ≤ 1.3 × floor at 50k: $r × — $(verdict "$r <= 1.3")"
+		echo "- build ≤ 1.3 × floor at 50k: $r × (CPU $(cpu_ratio 50k:build 50k:floor) ×) — $(verdict "$r <= 1.3")"
 		r=$(calc %.2f "${med[50k:fmt]} / ${med[50k:floor]}")
-		echo "- fmt ≤ 1.15 × floor at 50k: $r × — $(verdict "$r <= 1.15")"
+		echo "- fmt ≤ 1.15 × floor at 50k: $r × (CPU $(cpu_ratio 50k:fmt 50k:floor) ×) — $(verdict "$r <= 1.15")"
 	fi
 	if [ -n "${med[2k:kustomize]:-}" ]; then
 		r=$(calc %.0f "${med[2k:kustomize]} / ${med[2k:build]}")
@@ -299,7 +301,7 @@ targets() {
 		local g
 		for tool in build fmt; do
 			g=$(calc %.2f "${med[50k:$tool]} / ${med[10k:$tool]}")
-			echo "- $tool grows linearly (50k / 10k within 10% of 5×): $g × — $(verdict "$g >= 4.5 && $g <= 5.5")"
+			echo "- $tool grows linearly (50k / 10k within 10% of 5×): $g × (CPU $(cpu_ratio "50k:$tool" "10k:$tool") ×) — $(verdict "$g >= 4.5 && $g <= 5.5")"
 		done
 	fi
 	# On the largest stream: at 1k the fixed cost of the process
@@ -342,7 +344,7 @@ commands() {
 	for tool in floor fmt build kustomize; do
 		command_for "$tool" SIZE | sed "s|$build/|BUILD/|g; s|$root/||g"
 	done
-	echo "/usr/bin/time -f %M COMMAND      # peak RSS"
+	echo "/usr/bin/time -f '%U %S %M' COMMAND   # CPU time, peak RSS"
 	echo "valgrind --tool=callgrind COMMAND  # on the 1k stream"
 	echo '```'
 	echo "BUILD is \`${build#$root/}\`; every command writes to /dev/null."
