@@ -86,9 +86,50 @@ static const char *const id_annotations[] = {
 	"kustomize.config.k8s.io/id",
 };
 
+/* Where kpt and kustomize's KRM runners write an object back: a copy
+ * gets the next free index in its original's file, since they refuse two
+ * objects at one path and index. */
+static const char *const krm_paths[] = {
+	"internal.config.kubernetes.io/path", "config.kubernetes.io/path",
+};
+static const char *const krm_indexes[] = {
+	"internal.config.kubernetes.io/index", "config.kubernetes.io/index",
+};
+
 static const char *str(struct wg_arena *a, const struct wg_node *n)
 {
 	return wg_is_scalar(n) ? wg_scalar_dup(a, n) : NULL;
+}
+
+/* The KRM index of a copy: one past the highest of its file (per kind of
+ * annotation, internal or legacy), so kpt writes it after the others. */
+static void krm_index(struct run *r, struct wg_resource *copy)
+{
+	struct wg_node *ann = wg_path_get(copy->root, "metadata.annotations");
+
+	for (size_t k = 0; k < 2; k++) {
+		const struct wg_node *path = wg_map_get(ann, krm_paths[k]);
+		unsigned long next = 0;
+
+		if (!wg_is_scalar(path) || !wg_map_get(ann, krm_indexes[k]))
+			continue;
+		for (size_t i = 0; i < r->list->len; i++) {
+			const struct wg_node *a = wg_path_get(
+				r->list->items[i]->root, "metadata.annotations");
+			const char *v = str(r->arena, wg_map_get(a,
+							  krm_indexes[k]));
+			unsigned long n;
+
+			if (!v || !wg_node_equal(wg_map_get(a, krm_paths[k]),
+						 path))
+				continue;
+			n = strtoul(v, NULL, 10);
+			if (n + 1 > next)
+				next = n + 1;
+		}
+		wg_map_set(r->arena, ann, krm_indexes[k], wg_node_new_str(
+			   r->arena, wg_arena_printf(r->arena, "%lu", next)));
+	}
 }
 
 /* The namespace as written; "" when missing (see services.c). */
@@ -699,6 +740,7 @@ static void copies(struct run *r, struct wg_resource *res,
 			continue;
 		at = index_of(r->list, res) + k;
 		wg_resources_insert(r->list, at, c);
+		krm_index(r, c);
 		wg_record_change(r->ctx, WG_CHANGE_CREATE, c, NULL, NULL, NULL,
 				 NULL, reason);
 	}
@@ -988,6 +1030,7 @@ static void autoscalers(struct run *r)
 			     j++)
 				wg_map_delete(meta, id_annotations[j]);
 			wg_resources_insert(r->list, i + k, c);
+			krm_index(r, c);
 			wg_record_change(r->ctx, WG_CHANGE_CREATE, c, NULL,
 					 NULL, NULL, NULL, reason);
 		}

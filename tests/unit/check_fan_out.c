@@ -427,6 +427,60 @@ START_TEST(test_copy_identity)
 }
 END_TEST
 
+/* kpt refuses two objects at one path and index: a copy gets the next
+ * free index of its file, for each kind of annotation it carries. */
+START_TEST(test_krm_index)
+{
+	struct tp tp;
+	struct tr r;
+	size_t first;
+	const struct wg_node *a1, *h1;
+
+	three(&tp);
+	tr_run(&r, &tp,
+	       "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n"
+	       "  name: web\n  annotations:\n"
+	       "    wingen.dev/windows-builds: ltsc2019,ltsc2022\n"
+	       "    internal.config.kubernetes.io/path: a.yaml\n"
+	       "    internal.config.kubernetes.io/index: '0'\n"
+	       "    config.kubernetes.io/path: a.yaml\n"
+	       "    config.kubernetes.io/index: '0'\n"
+	       "spec:\n  selector: {matchLabels: {app: web}}\n  template:\n"
+	       "    metadata: {labels: {app: web}}\n    spec: {containers: "
+	       "[{name: c, image: 'mcr.microsoft.com/windows/servercore:"
+	       "ltsc2019'}]}\n---\n"
+	       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"
+	       "  annotations: {internal.config.kubernetes.io/path: a.yaml, "
+	       "internal.config.kubernetes.io/index: '7'}\n---\n"
+	       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d\n"
+	       "  annotations: {internal.config.kubernetes.io/path: b.yaml, "
+	       "internal.config.kubernetes.io/index: '9'}\n---\n"
+	       "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n"
+	       "metadata:\n  name: web\n  annotations: {internal.config."
+	       "kubernetes.io/path: a.yaml, internal.config.kubernetes.io/"
+	       "index: '1'}\nspec:\n  scaleTargetRef: {kind: Deployment, "
+	       "name: web}\n  maxReplicas: 2\n", CHAIN);
+	ck_assert_msg(r.out != NULL, "%s", t_first_message(&r.ctx));
+	first = first_object(&r);
+	a1 = wg_path_get(r.list.items[first + 1]->root, "metadata.annotations");
+	ck_assert(wg_scalar_is(wg_map_get(a1, "internal.config.kubernetes.io/"
+					  "index"), "8"));
+	ck_assert(wg_scalar_is(wg_map_get(a1, "config.kubernetes.io/index"),
+			       "1"));
+	ck_assert(wg_scalar_is(wg_path_get(r.list.items[first]->root,
+		"metadata.annotations.[internal.config.kubernetes.io/index]"),
+		"0"));
+	h1 = wg_path_get(r.list.items[first + 5]->root,
+			 "metadata.annotations");
+	ck_assert(wg_scalar_is(wg_path_get(r.list.items[first + 5]->root,
+					   "metadata.name"), "web-ltsc2022"));
+	ck_assert(wg_scalar_is(wg_map_get(h1, "internal.config.kubernetes.io/"
+					  "index"), "9"));
+	tr_free(&r);
+	tp_release(&tp);
+}
+END_TEST
+
 START_TEST(test_name_limits)
 {
 	struct tp tp;
@@ -588,6 +642,7 @@ static Suite *fan_out_suite(void)
 	tcase_add_test(tc, test_multi_without_generator);
 	tcase_add_test(tc, test_affinity_conflict);
 	tcase_add_test(tc, test_copy_identity);
+	tcase_add_test(tc, test_krm_index);
 	tcase_add_test(tc, test_name_limits);
 	tcase_add_test(tc, test_autoscalers_and_budgets);
 	tcase_add_test(tc, test_entry_by_name);
