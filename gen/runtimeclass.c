@@ -595,7 +595,8 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 		wg_record_change(ctx, WG_CHANGE_CREATE, res, NULL, NULL, NULL,
 				 NULL, wg_arena_printf(arena, "windows.builds"
 						       "[%zu]: %s %s, handler "
-						       "%s", i, b->release->name,
+						       "%s", i,
+						       b->release->name,
 						       b->arch, b->handler));
 	}
 	return 0;

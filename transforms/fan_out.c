@@ -115,7 +115,8 @@ static void krm_index(struct run *r, struct wg_resource *copy)
 			continue;
 		for (size_t i = 0; i < r->list->len; i++) {
 			const struct wg_node *a = wg_path_get(
-				r->list->items[i]->root, "metadata.annotations");
+				r->list->items[i]->root,
+				"metadata.annotations");
 			const char *v = str(r->arena, wg_map_get(a,
 							  krm_indexes[k]));
 			unsigned long n;
@@ -376,10 +377,10 @@ static bool plan_images(struct run *r, struct wg_resource *res,
 			if (!rel || wg_release_can_run(host, rel))
 				continue;
 			wg_error(r->ctx, res, box[i].image, box[i].field,
-				 "'%s'%s is built for %s, which %s hosts cannot "
-				 "run with process isolation (%s targets %s); "
-				 "add a windows.images rule that rewrites it "
-				 "for $release", img,
+				 "'%s'%s is built for %s, which %s hosts "
+				 "cannot run with process isolation (%s "
+				 "targets %s); add a windows.images rule that "
+				 "rewrites it for $release", img,
 				 strlen(img) == box[i].image->len
 				 && memcmp(img, box[i].image->u.str,
 					   box[i].image->len) == 0
@@ -665,7 +666,8 @@ static bool no_single_build(struct run *r, struct wg_resource *res,
 	if (!wg_node_is_null(rc) && !(multi && wg_scalar_is(rc, multi))) {
 		wg_error(r->ctx, res, rc,
 			 wg_podspec_path(&r->path, &sel->pod,
-					 "runtimeClassName", (const char *)NULL),
+					 "runtimeClassName",
+					 (const char *)NULL),
 			 "is '%.*s', but the workload targets several builds "
 			 "(%s): remove it; fan-out gives each build its "
 			 "RuntimeClass", wg_is_scalar(rc) ? (int)rc->len : 0,
@@ -763,8 +765,8 @@ static struct wg_node *build_expression(struct run *r, const struct target *t,
 	struct wg_node *values = wg_node_new_seq(r->arena);
 
 	for (size_t k = 0; k < n; k++)
-		wg_seq_append(r->arena, values,
-			      wg_node_new_str(r->arena, t[k].b->release->build));
+		wg_seq_append(r->arena, values, wg_node_new_str(
+				      r->arena, t[k].b->release->build));
 	wg_map_set(r->arena, e, "key", wg_node_new_str(r->arena, BUILD_KEY));
 	wg_map_set(r->arena, e, "operator", wg_node_new_str(r->arena, "In"));
 	wg_map_set(r->arena, e, "values", values);
@@ -806,7 +808,8 @@ static void add_affinity(struct run *r, struct wg_resource *res,
 	struct wg_node *want = build_expression(r, t, n);
 	struct wg_node *m = sel->pod.spec, *terms;
 	const char *base = wg_podspec_path(&r->path, &sel->pod, keys[0],
-					   keys[1], keys[2], "nodeSelectorTerms",
+					   keys[1], keys[2],
+					   "nodeSelectorTerms",
 					   (const char *)NULL);
 
 	base = wg_arena_strdup(a, base);
@@ -841,8 +844,9 @@ static void add_affinity(struct run *r, struct wg_resource *res,
 	}
 	for (size_t i = 0; i < terms->len; i++) {
 		struct wg_node *term = wg_seq_item(terms, i), *exprs;
-		const char *field = wg_arena_printf(a, "%s[%zu].matchExpressions",
-						    base, i);
+		const char *field = wg_arena_printf(a, "%s[%zu]."
+						    "matchExpressions", base,
+						    i);
 		bool have = false;
 
 		exprs = wg_is_map(term) ? wg_map_ensure_seq(a, term,

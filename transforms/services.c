@@ -550,7 +550,8 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 		struct wg_resource *res = list->items[i];
 
 		if ((res->flags & WG_RES_DELETED)
-		    || !wg_resource_kind_is(res, "Service") || !in_group(res, "")
+		    || !wg_resource_kind_is(res, "Service")
+		    || !in_group(res, "")
 		    || !wg_is_map(wg_map_get(res->root, "spec")))
 			continue;
 		s.res = res;

@@ -135,7 +135,8 @@ START_TEST(test_builtin_rule)
 		  { "mcr.microsoft.com/windows:1809", NULL } },
 		{ "ltsc2019,ltsc2022", "registry.local/windows/servercore:"
 		  "ltsc2019", { "registry.local/windows/servercore:ltsc2019",
-				"registry.local/windows/servercore:ltsc2019" } },
+				"registry.local/windows/servercore:"
+				"ltsc2019" } },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
@@ -338,7 +339,8 @@ START_TEST(test_multi_without_generator)
 	with_chain(&tp);
 	tp.p.steps++;	/* drop runtime-class, first in the registry */
 	tp.p.nsteps--;
-	tr_run(&r, &tp, POD("p", "ltsc2022,ltsc2025", "app:1"), "fan-out node-selector tolerations runtime-class-name pod-os");
+	tr_run(&r, &tp, POD("p", "ltsc2022,ltsc2025", "app:1"),
+	       "fan-out node-selector tolerations runtime-class-name pod-os");
 	ck_assert_msg(r.out != NULL, "%s", t_first_message(&r.ctx));
 	ck_assert_uint_eq(r.list.len, 1);
 	ck_assert_ptr_nonnull(strstr(r.out, "runtimeClassName: "
