@@ -164,12 +164,12 @@ int wg_report(struct wg_ctx *ctx, enum wg_severity sev,
 	if (res) {
 		wg_resource_ref(&scratch, res, &d.ref);
 		d.file = res->file;
-		if (res->root && !(res->root->flags & WG_NODE_NEW)) {
+		if (res->root && wg_node_has_pos(res->root)) {
 			d.line = wg_node_line(res->root) + 1;
 			d.col = wg_node_col(res->root) + 1;
 		}
 	}
-	if (node && !(node->flags & WG_NODE_NEW)) {
+	if (node && wg_node_has_pos(node)) {
 		d.line = wg_node_line(node) + 1;
 		d.col = wg_node_col(node) + 1;
 	}
@@ -220,12 +220,12 @@ void wg_record_change(struct wg_ctx *ctx, enum wg_change_op op,
 	if (res) {
 		wg_resource_ref(&scratch, res, &c.ref);
 		c.file = res->file;
-		if (res->root && !(res->root->flags & WG_NODE_NEW)) {
+		if (res->root && wg_node_has_pos(res->root)) {
 			c.line = wg_node_line(res->root) + 1;
 			c.col = wg_node_col(res->root) + 1;
 		}
 	}
-	if (node && !(node->flags & WG_NODE_NEW)) {
+	if (node && wg_node_has_pos(node)) {
 		c.line = wg_node_line(node) + 1;
 		c.col = wg_node_col(node) + 1;
 	}

@@ -37,8 +37,31 @@ const char *wg_node_tag(const struct wg_node *node)
 	return ext_of(node)->tag;
 }
 
+/* Saturated line and column without a prefix: no position (a far one
+ * always has a prefix). */
+static bool no_pos(const struct wg_node *n)
+{
+	return n->line == LINE_MAX_FIELD && n->col == COL_MAX_FIELD
+	       && !(n->flags & WG_NODE_EXT);
+}
+
+bool wg_node_has_pos(const struct wg_node *n)
+{
+	return !(n->flags & WG_NODE_NEW) && !no_pos(n);
+}
+
+void wg_node_forget_pos(struct wg_node *n)
+{
+	if (n->flags & WG_NODE_EXT)
+		return;	/* tagged keys are not shared */
+	n->line = LINE_MAX_FIELD;
+	n->col = COL_MAX_FIELD;
+}
+
 uint32_t wg_node_line(const struct wg_node *n)
 {
+	if (no_pos(n))
+		return 0;
 	if (n->line == LINE_MAX_FIELD && (n->flags & WG_NODE_EXT))
 		return ext_of(n)->line;
 	return n->line;
@@ -46,6 +69,8 @@ uint32_t wg_node_line(const struct wg_node *n)
 
 uint32_t wg_node_col(const struct wg_node *n)
 {
+	if (no_pos(n))
+		return 0;
 	if (n->col == COL_MAX_FIELD && (n->flags & WG_NODE_EXT))
 		return ext_of(n)->col;
 	return n->col;
@@ -160,6 +185,8 @@ struct wg_node *wg_node_clone(struct wg_arena *arena,
 	n->flags = (node->flags & ~(unsigned)(WG_NODE_GROWN | WG_NODE_OWNED
 					      | WG_NODE_EXT))
 		   | (n->flags & (unsigned)WG_NODE_EXT);
+	if (!(node->flags & WG_NODE_NEW) && !wg_node_has_pos(node))
+		wg_node_forget_pos(n);	/* a copy of a shared key */
 	n->len = node->len;
 	if (node->kind == WG_NODE_SCALAR) {
 		n->u.str = node->u.str;	/* strings are immutable: share */

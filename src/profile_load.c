@@ -59,7 +59,7 @@ int wg_profile_report(struct wg_profile_loader *L, enum wg_severity sev,
 
 	if (!node)
 		node = wg_profile_node(L, field);
-	if (node && !(node->flags & WG_NODE_NEW)) {
+	if (node && wg_node_has_pos(node)) {
 		d.line = wg_node_line(node) + 1;
 		d.col = wg_node_col(node) + 1;
 	}

@@ -147,6 +147,7 @@ void wg_reader_release_doc(struct wg_reader *r)
 
 void wg_reader_release(struct wg_reader *r)
 {
+	free(r->pos);
 	free(r->owned);	/* strings: wg_reader_release_doc(), while nodes live */
 	clear_anchors(r);
 	free(r->anchors);
@@ -234,9 +235,19 @@ static int parser_error(struct wg_reader *r)
 	return error_at(r, &p->problem_mark, "%s", problem);
 }
 
-static void push(struct wg_reader *r, struct wg_node *n)
+/* Pushes a finished node with the position it was read at (a shared key
+ * has none of its own: duplicate keys are reported from here). */
+static void push(struct wg_reader *r, struct wg_node *n, uint32_t line,
+		 uint32_t col)
 {
-	WG_GROW(r->stack, r->stack_cap, r->stack_len + 1);
+	if (r->stack_len == r->stack_cap) {
+		size_t cap = r->stack_cap;
+
+		WG_GROW(r->stack, r->stack_cap, r->stack_len + 1);
+		WG_GROW(r->pos, cap, r->stack_cap);
+	}
+	r->pos[r->stack_len].line = line;
+	r->pos[r->stack_len].col = col;
 	r->stack[r->stack_len++] = n;
 }
 
@@ -369,7 +380,9 @@ static int on_alias(struct wg_reader *r, struct wg_arena *arena,
 				"than %zu levels", name,
 				r->ctx->limits.max_depth);
 	r->alias_nodes += n;
-	push(r, wg_node_clone(arena, r->anchors[i].node));
+	push(r, wg_node_clone(arena, r->anchors[i].node), 0, 0);
+	mark_pos(r, &e->start_mark, &r->pos[r->stack_len - 1].line,
+		 &r->pos[r->stack_len - 1].col);
 	if (r->adopt)
 		own_copies(r, r->stack[r->stack_len - 1]);
 	return 0;
@@ -378,6 +391,11 @@ static int on_alias(struct wg_reader *r, struct wg_arena *arena,
 static int on_scalar(struct wg_reader *r, struct wg_arena *arena,
 		     yaml_event_t *e)
 {
+	const struct wg_frame *f = r->nframes ? &r->frames[r->nframes - 1]
+					      : NULL;
+	unsigned style = e->data.scalar.style > 0
+			 ? (unsigned)e->data.scalar.style - 1 : 0;
+	bool shared = false;
 	struct wg_node *n;
 	uint32_t line, col;
 
@@ -386,10 +404,23 @@ static int on_scalar(struct wg_reader *r, struct wg_arena *arena,
 		return error_at(r, &e->start_mark, "%s",
 				"scalar is larger than the size limit");
 	mark_pos(r, &e->start_mark, &line, &col);
+	/* A plain mapping key: one shared node per distinct key, when the
+	 * list wants it (resource.h, share_keys). */
+	if (r->shared_keys && !r->adopt && f && f->node->kind == WG_NODE_MAP
+	    && (r->stack_len - f->base) % 2 == 0 && !e->data.scalar.tag
+	    && !e->data.scalar.anchor) {
+		n = wg_resources_shared_key(r->shared_keys,
+					    (const char *)e->data.scalar.value,
+					    e->data.scalar.length, style);
+		if (n) {
+			push(r, n, line, col);
+			return 0;
+		}
+		shared = true;
+	}
 	n = wg_node_new_at(arena, WG_NODE_SCALAR,
 			   (const char *)e->data.scalar.tag, line, col);
-	n->style = e->data.scalar.style > 0
-		   ? (unsigned)e->data.scalar.style - 1 : 0;
+	n->style = style;
 	n->len = (uint32_t)e->data.scalar.length;
 	if (r->adopt) {
 		n->u.str = (const char *)e->data.scalar.value;
@@ -398,8 +429,10 @@ static int on_scalar(struct wg_reader *r, struct wg_arena *arena,
 	} else {
 		n->u.str = scalar_text(r, arena, e);
 	}
+	if (shared)
+		wg_resources_add_shared_key(r->shared_keys, n);
 	add_anchor(r, e->data.scalar.anchor, n, false);
-	push(r, n);
+	push(r, n, line, col);
 	return 0;
 }
 
@@ -455,52 +488,66 @@ static bool is_merge_key(const struct wg_node *k)
 	       && memcmp(k->u.str, "<<", 2) == 0;
 }
 
-static const struct wg_node *first_duplicate(struct wg_node **kids,
-					     size_t pairs, bool *has_merge)
+struct key_at {
+	const struct wg_node *key;
+	size_t index;
+};
+
+static int key_at_cmp(const void *a, const void *b)
 {
-	const struct wg_node *dup = NULL;
-	struct wg_node **keys;
+	const struct key_at *x = a, *y = b;
+	int c = key_cmp(&x->key, &y->key);
+
+	return c ? c : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+/*
+ * The index of the first pair whose key repeats an earlier one (the later
+ * of two in the file), or -1; "<<" keys are left out and reported in
+ * *has_merge.
+ */
+static long first_duplicate(struct wg_node **kids, size_t pairs,
+			    bool *has_merge)
+{
+	struct key_at *keys;
+	long dup = -1;
 	size_t n = 0;
 
 	*has_merge = false;
 	if (pairs <= 16) {
-		for (size_t i = 0; i < pairs; i++) {
+		for (size_t i = 0; i < pairs && dup < 0; i++) {
 			const struct wg_node *a = kids[2 * i];
 
 			if (is_merge_key(a)) {
 				*has_merge = true;
 				continue;
 			}
-			for (size_t j = 0; j < i && !dup; j++) {
+			for (size_t j = 0; j < i && dup < 0; j++) {
 				const struct wg_node *b = kids[2 * j];
 
 				if (a->len == b->len && !is_merge_key(b)
 				    && memcmp(a->u.str, b->u.str, a->len) == 0)
-					dup = a;
+					dup = (long)i;
 			}
 		}
+		for (size_t i = 0; i < pairs && !*has_merge; i++)
+			*has_merge = is_merge_key(kids[2 * i]);
 		return dup;
 	}
 	keys = wg_xmalloc(pairs * sizeof(*keys));
 	for (size_t i = 0; i < pairs; i++) {
-		if (is_merge_key(kids[2 * i]))
+		if (is_merge_key(kids[2 * i])) {
 			*has_merge = true;
-		else
-			keys[n++] = kids[2 * i];
-	}
-	qsort(keys, n, sizeof(*keys), key_cmp);
-	for (size_t i = 1; i < n; i++) {
-		if (key_cmp(&keys[i - 1], &keys[i]) == 0) {
-			/* report the later of the two in the file */
-			const struct wg_node *a = keys[i - 1], *b = keys[i];
-
-			uint32_t al = wg_node_line(a), bl = wg_node_line(b);
-
-			if (!dup || bl < wg_node_line(dup))
-				dup = (al > bl || (al == bl && wg_node_col(a)
-						   > wg_node_col(b))) ? a : b;
+			continue;
 		}
+		keys[n].key = kids[2 * i];
+		keys[n++].index = i;
 	}
+	qsort(keys, n, sizeof(*keys), key_at_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (key_cmp(&keys[i - 1].key, &keys[i].key) == 0
+		    && (dup < 0 || keys[i].index < (size_t)dup))
+			dup = (long)keys[i].index;
 	free(keys);
 	return dup;
 }
@@ -623,10 +670,11 @@ static int resolve_merges(struct wg_reader *r, struct wg_arena *arena,
 	return 0;
 }
 
+/* pos: where each child of n was read (keys, then values, in turn). */
 static int finish_map(struct wg_reader *r, struct wg_arena *arena,
-		      struct wg_node *n)
+		      struct wg_node *n, const struct wg_read_pos *pos)
 {
-	const struct wg_node *dup;
+	long dup;
 	bool has_merge;
 
 	for (size_t i = 0; i < n->len; i++) {
@@ -638,9 +686,16 @@ static int finish_map(struct wg_reader *r, struct wg_arena *arena,
 					     "have string keys)");
 	}
 	dup = first_duplicate(n->u.items, n->len, &has_merge);
-	if (dup)
-		return error_at_node(r, dup, "duplicate mapping key '%.*s'",
-				     (int)dup->len, dup->u.str);
+	if (dup >= 0) {
+		const struct wg_node *k = n->u.items[2 * dup];
+		const struct wg_read_pos *at = &pos[2 * dup];
+
+		r->failed = true;
+		return wg_report_at(r->ctx, WG_SEV_ERROR, r->in->name,
+				    at->line + 1, at->col + 1,
+				    "duplicate mapping key '%.*s'",
+				    (int)k->len, k->u.str);
+	}
 	return has_merge ? resolve_merges(r, arena, n) : 0;
 }
 
@@ -662,12 +717,13 @@ static int on_end(struct wg_reader *r, struct wg_arena *arena)
 		memcpy(n->u.items, r->stack + f->base,
 		       count * sizeof(*n->u.items));
 	}
+	if (n->kind == WG_NODE_MAP && finish_map(r, arena, n,
+						 r->pos + f->base))
+		return -1;
 	r->stack_len = f->base;
 	if (f->anchor >= 0)
 		r->anchors[f->anchor].open = false;
-	if (n->kind == WG_NODE_MAP && finish_map(r, arena, n))
-		return -1;
-	push(r, n);
+	push(r, n, wg_node_line(n), wg_node_col(n));
 	return 0;
 }
 
@@ -754,6 +810,8 @@ int wg_read_stream(struct wg_ctx *ctx, const struct wg_input *in,
 	int rc;
 
 	wg_reader_init(&r, ctx, in);
+	if (list->share_keys)
+		r.shared_keys = list;
 	while ((rc = wg_reader_next(&r, &list->arena, &root, &index)) > 0)
 		wg_resources_add_document(list, root, file, index);
 	wg_reader_release(&r);

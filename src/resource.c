@@ -13,6 +13,7 @@ void wg_resources_init(struct wg_resources *list)
 
 void wg_resources_release(struct wg_resources *list)
 {
+	free(list->keys);
 	free(list->items);
 	wg_arena_release(&list->arena);
 	wg_resources_init(list);
@@ -99,6 +100,72 @@ size_t wg_resources_add_document(struct wg_resources *list,
 	}
 	wg_resources_append(list, wg_resource_new(list, root, file, index));
 	return 1;
+}
+
+static size_t key_hash(const struct wg_node *k)
+{
+	size_t h = 14695981039346656037u ^ k->style;	/* FNV-1a */
+
+	for (size_t i = 0; i < k->len; i++)
+		h = (h ^ (unsigned char)k->u.str[i]) * 1099511628211u;
+	return h;
+}
+
+static bool same_key(const struct wg_node *a, const struct wg_node *b)
+{
+	return a->len == b->len && a->style == b->style
+	       && memcmp(a->u.str, b->u.str, a->len) == 0;
+}
+
+static void keys_grow(struct wg_resources *list)
+{
+	size_t cap = list->keys_cap ? 2 * list->keys_cap : 256;
+	struct wg_node **keys = wg_xcalloc(cap, sizeof(*keys));
+
+	for (size_t i = 0; i < list->keys_cap; i++) {
+		struct wg_node *k = list->keys[i];
+		size_t j;
+
+		if (!k)
+			continue;
+		for (j = key_hash(k) & (cap - 1); keys[j]; j = (j + 1) & (cap - 1))
+			;
+		keys[j] = k;
+	}
+	free(list->keys);
+	list->keys = keys;
+	list->keys_cap = cap;
+}
+
+struct wg_node *wg_resources_shared_key(struct wg_resources *list,
+					const char *s, size_t len,
+					unsigned style)
+{
+	struct wg_node probe = { .kind = WG_NODE_SCALAR, .style = style & 7u,
+				 .len = (uint32_t)len, .u.str = s };
+
+	if (!list->keys_cap || len > WG_NODE_MAX_LEN)
+		return NULL;
+	for (size_t j = key_hash(&probe) & (list->keys_cap - 1); list->keys[j];
+	     j = (j + 1) & (list->keys_cap - 1))
+		if (same_key(list->keys[j], &probe))
+			return list->keys[j];
+	return NULL;
+}
+
+void wg_resources_add_shared_key(struct wg_resources *list,
+				 struct wg_node *key)
+{
+	size_t j;
+
+	if (2 * (list->nkeys + 1) > list->keys_cap)
+		keys_grow(list);
+	for (j = key_hash(key) & (list->keys_cap - 1); list->keys[j];
+	     j = (j + 1) & (list->keys_cap - 1))
+		;
+	list->keys[j] = key;
+	list->nkeys++;
+	wg_node_forget_pos(key);
 }
 
 static const char *str_at(struct wg_arena *arena, const struct wg_node *root,

@@ -80,6 +80,15 @@ uint32_t wg_node_line(const struct wg_node *n);
 uint32_t wg_node_col(const struct wg_node *n);
 
 /*
+ * Whether a node has a position from input: false for new nodes and for
+ * shared mapping keys (reader.h), which stand in many places at once.
+ */
+bool wg_node_has_pos(const struct wg_node *n);
+
+/* Marks a node as having no position of its own (a shared key). */
+void wg_node_forget_pos(struct wg_node *n);
+
+/*
  * Moves a node's position (0-based): exact when the node has a prefix or
  * the position fits its fields, else saturated (messages then point at
  * the right line with the column 255, or at line 16777215).

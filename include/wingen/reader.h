@@ -24,6 +24,11 @@
  * per object.
  */
 
+/* A 0-based position the reader keeps beside its stack. */
+struct wg_read_pos {
+	uint32_t line, col;
+};
+
 struct wg_reader {
 	yaml_parser_t parser;
 	struct wg_ctx *ctx;
@@ -33,6 +38,7 @@ struct wg_reader {
 	bool failed;
 	/* scratch, reused across documents */
 	struct wg_node **stack;
+	struct wg_read_pos *pos;	/* where each node on the stack was read */
 	size_t stack_len, stack_cap;
 	struct wg_frame *frames;
 	size_t nframes, frames_cap;
@@ -48,6 +54,8 @@ struct wg_reader {
 	 * streaming (fmt); trees kept for long should not use it.
 	 */
 	bool adopt;
+	/* Set by wg_read_stream() when the list shares keys (resource.h). */
+	struct wg_resources *shared_keys;
 	struct wg_node **owned;	/* nodes holding adopted strings */
 	size_t nowned, owned_cap;
 	/* The part of the input libyaml is parsing: all of it after a BOM,

@@ -39,6 +39,16 @@ struct wg_resources {
 	struct wg_resource **items;
 	size_t len, cap;
 	struct wg_arena arena;
+	/*
+	 * Set before reading into the list to share one read-only node per
+	 * distinct mapping key (their text and style): a large stream then
+	 * holds a few hundred key nodes instead of millions.  Shared keys
+	 * have no position (wg_node_has_pos), so set it only where memory
+	 * matters more than pointing messages at keys (build).
+	 */
+	bool share_keys;
+	struct wg_node **keys;	/* open-addressing table of shared keys */
+	size_t keys_cap, nkeys;
 	struct wg_select_state *select;	/* owned by select.c, in arena */
 };
 
@@ -65,6 +75,18 @@ struct wg_ctx;
 size_t wg_resources_add_document(struct wg_resources *list,
 				 struct wg_node *root, const char *file,
 				 unsigned index);
+
+/*
+ * Shared mapping keys (see share_keys): the list's node for a key with
+ * this text and style, or NULL; and adding an untagged scalar as the node
+ * for its text and style (its position is dropped: it will stand in many
+ * places).
+ */
+struct wg_node *wg_resources_shared_key(struct wg_resources *list,
+					const char *s, size_t len,
+					unsigned style);
+void wg_resources_add_shared_key(struct wg_resources *list,
+				 struct wg_node *key);
 
 /* Kubernetes identity, read from the root (NULL when absent). */
 const char *wg_resource_kind(struct wg_arena *arena,

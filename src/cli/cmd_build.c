@@ -133,6 +133,7 @@ int wg_cmd_build(int argc, char **argv)
 	ctx.strict = o.strict;
 	ctx.skip_changes = !o.explain;	/* --diff/--check compare trees */
 	wg_resources_init(&list);
+	list.share_keys = true;	/* memory over positions of keys */
 	if (wg_cli_load_profile(&ctx, o.profile, &o.popts, &profile) == 0) {
 		ctx.profile = &profile;
 		wg_cli_input_paths(&profile, o.profile, &o.paths, &paths);

@@ -347,6 +347,44 @@ START_TEST(size_limits)
 }
 END_TEST
 
+START_TEST(shared_keys_one_node_per_key_positions_kept)
+{
+	struct fixture f;
+	struct wg_node *a, *b;
+
+	wg_ctx_init(&f.ctx);
+	wg_resources_init(&f.list);
+	f.list.share_keys = true;
+	f.rc = t_read(&f.ctx, &f.in, "name: x\nspec: {name: y}\nq: {'name': q}\n"
+		      "---\nname: z\nbase: &b {k: 1}\nm:\n  <<: *b\n  name: w\n",
+		      &f.list);
+	ck_assert_msg(f.rc == 0, "%s", t_first_message(&f.ctx));
+	a = wg_map_key(f.list.items[0]->root, 0);
+	b = wg_map_key(f.list.items[1]->root, 0);
+	ck_assert_ptr_eq(a, b);	/* one node for every plain 'name' */
+	ck_assert_ptr_eq(wg_map_key(wg_map_get(f.list.items[0]->root, "spec"),
+				    0), a);
+	/* another style is another key node */
+	ck_assert_ptr_ne(wg_map_key(wg_map_get(f.list.items[0]->root, "q"), 0),
+			 a);
+	ck_assert(!wg_node_has_pos(a));
+	ck_assert(wg_node_has_pos(wg_map_value(f.list.items[0]->root, 0)));
+	/* merges and aliases still resolve */
+	ck_assert(wg_scalar_is(wg_path_get(f.list.items[1]->root, "m.k"), "1"));
+	ck_assert(wg_scalar_is(wg_path_get(f.list.items[1]->root, "m.name"),
+			       "w"));
+	unload(&f);
+	/* a duplicate is still reported where the second key is */
+	wg_ctx_init(&f.ctx);
+	wg_resources_init(&f.list);
+	f.list.share_keys = true;
+	f.rc = t_read(&f.ctx, &f.in, "a: 1\nb:\n  c: 2\n  a: 3\n  c: 4\n",
+		      &f.list);
+	expect_error(&f, 5, 3, "duplicate mapping key 'c'");
+	unload(&f);
+}
+END_TEST
+
 static Suite *reader_suite(void)
 {
 	Suite *s = suite_create("reader");
@@ -367,6 +405,7 @@ static Suite *reader_suite(void)
 	tcase_add_test(tc, syntax_errors_have_positions);
 	tcase_add_test(tc, depth_limit);
 	tcase_add_test(tc, size_limits);
+	tcase_add_test(tc, shared_keys_one_node_per_key_positions_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }
