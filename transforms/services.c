@@ -43,7 +43,9 @@
 
 #include "tx.h"
 #include "wingen/alloc.h"
+#include "wingen/buf.h"
 #include "wingen/catalog.h"
+#include "wingen/index.h"
 #include "wingen/labelsel.h"
 
 #define MAX_BACKENDS 64
@@ -90,7 +92,24 @@ struct svc {
 	size_t n, nwin, nlin;
 	const char *fronts;	/* the Windows workloads, for messages */
 	bool can_fix;		/* services.fix, and no Linux backends */
+	/* Built once per run, so a stream is not scanned per object:
+	 * HPAs by "ns/kind/name" of their target, backends by each
+	 * "ns/key=value" of their pod labels. */
+	struct wg_index *hpas, *by_label;
+	size_t matched_cap;
 };
+
+/* Index keys: parts joined by a byte no name, label or namespace holds. */
+static void index_key(struct wg_buf *k, const char *a, size_t alen,
+		      const char *b, size_t blen, const char *c, size_t clen)
+{
+	wg_buf_reset(k);
+	wg_buf_add(k, a, alen);
+	wg_buf_addch(k, 0x1f);
+	wg_buf_add(k, b, blen);
+	wg_buf_addch(k, 0x1f);
+	wg_buf_add(k, c, clen);
+}
 
 static const char *str(struct wg_arena *a, const struct wg_node *n)
 {
@@ -153,27 +172,52 @@ static long pods_of(const struct wg_resource *res)
 	return wg_node_is_null(v) ? 1 : count_of(v);
 }
 
+/* Every HPA of the list, by the namespace, kind and name it scales. */
+static void index_hpas(struct svc *s)
+{
+	struct wg_buf key = WG_BUF_INIT;
+
+	s->hpas = wg_index_new();
+	for (size_t i = 0; i < s->list->len; i++) {
+		struct wg_resource *h = s->list->items[i];
+		const struct wg_node *ref = wg_path_get(h->root,
+							"spec.scaleTargetRef");
+		const struct wg_node *kind = wg_map_get(ref, "kind");
+		const struct wg_node *name = wg_map_get(ref, "name");
+		const char *ns;
+
+		if ((h->flags & WG_RES_DELETED)
+		    || !wg_resource_kind_is(h, "HorizontalPodAutoscaler")
+		    || !in_group(h, "autoscaling") || !wg_is_scalar(kind)
+		    || !wg_is_scalar(name))
+			continue;
+		ns = ns_of(s->arena, h);
+		index_key(&key, ns, strlen(ns), kind->u.str, kind->len,
+			  name->u.str, name->len);
+		wg_index_add(s->hpas, key.buf, key.len, h);
+	}
+	wg_buf_release(&key);
+}
+
 /* An HPA scaling b: its maxReplicas is what counts. */
 static void autoscaled(struct svc *s, struct backend *b)
 {
 	const struct wg_node *name = wg_resource_name_node(b->res);
 	const char *kind = wg_resource_kind(s->arena, b->res);
+	struct wg_buf key = WG_BUF_INIT;
+	void *const *hpas;
+	size_t n;
 
-	for (size_t i = 0; i < s->list->len; i++) {
-		const struct wg_resource *h = s->list->items[i];
-		const struct wg_node *ref = wg_path_get(h->root,
-							"spec.scaleTargetRef");
-		long max;
+	if (!kind || !wg_is_scalar(name))
+		return;
+	index_key(&key, b->ns, strlen(b->ns), kind, strlen(kind), name->u.str,
+		  name->len);
+	hpas = wg_index_get(s->hpas, key.buf, key.len, &n);
+	wg_buf_release(&key);
+	for (size_t i = 0; i < n; i++) {
+		const struct wg_resource *h = hpas[i];
+		long max = count_of(wg_path_get(h->root, "spec.maxReplicas"));
 
-		if ((h->flags & WG_RES_DELETED)
-		    || !wg_resource_kind_is(h, "HorizontalPodAutoscaler")
-		    || !in_group(h, "autoscaling")
-		    || strcmp(ns_of(s->arena, h), b->ns) != 0
-		    || !kind || !wg_scalar_is(wg_map_get(ref, "kind"), kind)
-		    || !wg_is_scalar(name)
-		    || !wg_node_equal(wg_map_get(ref, "name"), name))
-			continue;
-		max = count_of(wg_path_get(h->root, "spec.maxReplicas"));
 		if (max < 0)
 			continue;
 		b->pods = max;
@@ -183,12 +227,32 @@ static void autoscaled(struct svc *s, struct backend *b)
 	}
 }
 
+/* Indexes b under each of its pod labels. */
+static void index_labels(struct svc *s, struct backend *b)
+{
+	struct wg_buf key = WG_BUF_INIT;
+
+	for (size_t i = 0; wg_is_map(b->labels) && i < b->labels->len; i++) {
+		const struct wg_node *k = wg_map_key(b->labels, i);
+		const struct wg_node *v = wg_map_value(b->labels, i);
+
+		if (!wg_is_scalar(v))
+			continue;
+		index_key(&key, b->ns, strlen(b->ns), k->u.str, k->len,
+			  v->u.str, v->len);
+		wg_index_add(s->by_label, key.buf, key.len, b);
+	}
+	wg_buf_release(&key);
+}
+
 static size_t backends(struct wg_ctx *ctx, struct svc *s, struct backend **out)
 {
 	struct wg_resources *list = s->list;
 	size_t n = 0;
 
 	*out = wg_arena_zalloc(s->arena, (list->len + 1) * sizeof(**out));
+	index_hpas(s);
+	s->by_label = wg_index_new();
 	for (size_t i = 0; i < list->len; i++) {
 		struct wg_resource *res = list->items[i];
 		struct wg_selection *sel;
@@ -208,6 +272,7 @@ static size_t backends(struct wg_ctx *ctx, struct svc *s, struct backend **out)
 		b->windows = (sel->windows && !sel->failed) || sel->pod_windows;
 		b->pods = pods_of(res);
 		autoscaled(s, b);
+		index_labels(s, b);
 	}
 	return n;
 }
@@ -503,24 +568,38 @@ static void check(struct svc *s, const struct backend *all, size_t nall)
 	const struct wg_node *selector = wg_map_get(s->spec, "selector");
 	struct wg_label_selector ls;
 	const char *ns = ns_of(s->arena, s->res);
+	const struct wg_node *k, *v;
+	struct wg_buf key = WG_BUF_INIT;
+	void *const *cands;
+	size_t ncands;
 
 	if (wg_scalar_is(wg_map_get(s->spec, "type"), "ExternalName")
 	    || !wg_is_map(selector) || !selector->len
 	    || wg_label_selector_from_node(s->arena, selector, false, &ls))
 		return;
-	s->matched = wg_arena_zalloc(s->arena, (nall + 1)
-					       * sizeof(*s->matched));
+	/* Every match has the selector's first label: look those up. */
+	k = wg_map_key(selector, 0);
+	v = wg_map_value(selector, 0);
+	if (!wg_is_scalar(v))
+		return;
+	index_key(&key, ns, strlen(ns), k->u.str, k->len, v->u.str, v->len);
+	cands = wg_index_get(s->by_label, key.buf, key.len, &ncands);
+	wg_buf_release(&key);
+	WG_GROW(s->matched, s->matched_cap, ncands + 1);
 	s->n = s->nwin = s->nlin = 0;
-	for (size_t i = 0; i < nall; i++) {
-		if (strcmp(all[i].ns, ns) != 0
-		    || !wg_label_selector_matches(&ls, all[i].labels))
+	for (size_t i = 0; i < ncands; i++) {
+		const struct backend *b = cands[i];
+
+		if (!wg_label_selector_matches(&ls, b->labels))
 			continue;
-		s->matched[s->n++] = &all[i];
-		if (all[i].windows)
+		s->matched[s->n++] = b;
+		if (b->windows)
 			s->nwin++;
 		else
 			s->nlin++;
 	}
+	(void)all;
+	(void)nall;
 	if (!s->nwin)
 		return;
 	s->fronts = labels_of(s, true);
@@ -537,8 +616,8 @@ static void check(struct svc *s, const struct backend *all, size_t nall)
 static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	       const void *config)
 {
-	struct svc s = { ctx, list, &list->arena, ctx->profile, NULL, NULL,
-			 NULL, 0, 0, 0, NULL, false };
+	struct svc s = { .ctx = ctx, .list = list, .arena = &list->arena,
+			 .p = ctx->profile };
 	struct backend *all;
 	size_t nall;
 
@@ -558,6 +637,9 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 		s.spec = wg_map_get(res->root, "spec");
 		check(&s, all, nall);
 	}
+	wg_index_free(s.hpas);
+	wg_index_free(s.by_label);
+	free((void *)s.matched);
 	return 0;
 }
 
