@@ -47,6 +47,14 @@ void fz_dump_log(const struct wg_ctx *ctx);
 const char *fz_tree_diff(const struct wg_node *a, const struct wg_node *b,
 			 unsigned *line);
 
+/*
+ * Whether a and b hold the same data for a YAML 1.1 reader (kubectl):
+ * mappings by key set, sequences in order, scalars by text, tag and type
+ * (nulls of any spelling are equal).  Layout and quoting that keep the
+ * type do not matter.
+ */
+bool fz_same_value(const struct wg_node *a, const struct wg_node *b);
+
 /* A fresh folder for the target's files, made once (mkdtemp). */
 const char *fz_tmpdir(void);
 

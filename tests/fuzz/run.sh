@@ -38,9 +38,7 @@ for t in "${targets[@]}"; do
 	[ -x "$bin" ] || { echo "run.sh: $bin is missing" >&2; exit 2; }
 	mkdir -p "$work/corpus-$t" "$work/artifacts-$t"
 	rm -rf "$work/seeds-$t"
-	seed_target=$t
-	[ "$t" = migrate ] && seed_target=roundtrip
-	bash "$here/seeds.sh" "$seed_target" "$work/seeds-$t" "$corpus" >/dev/null
+	bash "$here/seeds.sh" "$t" "$work/seeds-$t" "$corpus" >/dev/null
 	log=$work/$t.log
 	# One process (-jobs=1 would fork a worker and still use one core);
 	# a unit slower than 10 s or an RSS over 2 GiB is a finding.

@@ -2,7 +2,7 @@
 # Makes the seed corpus of one fuzz target in OUTDIR (a build or a
 # gitignored folder; seeds are never committed):
 #   seeds.sh TARGET OUTDIR CORPUS_DIR
-# roundtrip, build: every document of the real-world corpus and every
+# roundtrip, build, migrate: every document of the real-world corpus and every
 # golden input up to 16 KiB (whole small files too, to keep multi-document
 # streams); profile: every profile in the repository's golden cases and
 # examples, plus the built-in default.
@@ -28,7 +28,7 @@ split_docs() {	# split_docs FILE: one seed per document
 }
 
 case $target in
-roundtrip|build)
+roundtrip|build|migrate)
 	if [ -d "$corpus" ]; then
 		for f in "$corpus"/*.yaml "$corpus"/*.yml; do
 			[ -f "$f" ] || continue
