@@ -2,15 +2,16 @@
  * wingen build: the pipeline.  Reads the profile and the manifests, runs
  * the generators and transforms, writes the result or nothing at all.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "options.h"
 #include "wingen/pipeline.h"
 #include "wingen/profile.h"
 
 struct build_opts {
+	struct wg_pathlist args;	/* [PROFILE] */
 	const char *profile;
 	struct wg_pathlist paths;
 	const char *output;
@@ -25,75 +26,29 @@ struct build_opts {
 
 static int parse(int argc, char **argv, struct build_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "filename", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "output-format", required_argument, NULL, 'F' },
-		{ "explain", no_argument, NULL, 'e' },
-		{ "diff", no_argument, NULL, 'D' },
-		{ "check", no_argument, NULL, 'C' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "print-profile", no_argument, NULL, 'P' },
-		{ "templates", required_argument, NULL, 'T' },
-		{ "load-restrictor", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const formats[] = { "yaml", "json", NULL };
+	int format = WG_FORMAT_YAML;
+	const struct wg_opt opts[] = {
+		{ "filename", 'f', WG_OPT_PATHS, &o->paths, NULL },
+		{ "output", 'o', WG_OPT_STRING, &o->output, NULL },
+		{ "output-format", 0, WG_OPT_CHOICE, &format, formats },
+		{ "explain", 0, WG_OPT_FLAG, &o->explain, NULL },
+		{ "diff", 0, WG_OPT_FLAG, &o->diff, NULL },
+		{ "check", 0, WG_OPT_FLAG, &o->check, NULL },
+		{ "strict", 0, WG_OPT_FLAG, &o->strict, NULL },
+		{ "print-profile", 0, WG_OPT_FLAG, &o->print_profile, NULL },
+		WG_OPTS_PROFILE(&o->popts),
+		WG_OPT_END,
 	};
-	int c;
+	int rc = wg_parse_options("build", argc, argv, opts, &o->args);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			wg_pathlist_add(&o->paths, optarg);
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'F':
-			if (wg_parse_format("build", optarg, &o->format))
-				return WG_EXIT_USAGE;
-			break;
-		case 'e':
-			o->explain = true;
-			break;
-		case 's':
-			o->strict = true;
-			break;
-		case 'P':
-			o->print_profile = true;
-			break;
-		case 'D':
-			o->diff = true;
-			break;
-		case 'C':
-			o->check = true;
-			break;
-		case 'T':
-			o->popts.templates = optarg;
-			break;
-		case 'R':
-			if (wg_parse_load_restrictor("build", optarg,
-					&o->popts.load_restrictor_none))
-				return WG_EXIT_USAGE;
-			break;
-		case 'h':
-			return -1;
-		case ':':
-			return wg_usage_error("build", "option '%s' needs a "
-					      "value", argv[optind - 1]);
-		default:
-			return wg_usage_error("build", "unknown option '%s'",
-					      argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		o->profile = argv[optind++];
-	if (optind < argc)
+	o->format = (enum wg_format)format;
+	if (rc == 0 && o->args.len > 1)
 		return wg_usage_error("build", "unexpected argument '%s'",
-				      argv[optind]);
-	return 0;
+				      o->args.items[1]);
+	if (o->args.len)
+		o->profile = o->args.items[0];
+	return rc;
 }
 
 /* --diff and --check: the diff on the output, the objects that would
@@ -127,6 +82,7 @@ int wg_cmd_build(int argc, char **argv)
 
 	if (rc) {
 		wg_pathlist_release(&o.paths);
+		wg_pathlist_release(&o.args);
 		return rc < 0 ? wg_print_help("build") : rc;
 	}
 	wg_ctx_init(&ctx);
@@ -162,6 +118,7 @@ out:
 		wg_profile_release(&profile);
 	wg_pathlist_release(&paths);
 	wg_pathlist_release(&o.paths);
+	wg_pathlist_release(&o.args);
 	wg_ctx_release(&ctx);
 	return rc;
 }

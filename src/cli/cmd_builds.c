@@ -2,11 +2,11 @@
  * wingen builds: the compiled-in catalog of Windows Server builds, as a
  * table or as JSON.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "options.h"
 #include "wingen/buf.h"
 #include "wingen/catalog.h"
 #include "wingen/scalar.h"
@@ -106,45 +106,20 @@ static void json(struct wg_buf *out)
 
 int wg_cmd_builds(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "output-format", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const formats[] = { "table", "json", NULL };
+	int format = 0;
+	const struct wg_opt opts[] = {
+		{ "output", 'o', WG_OPT_CHOICE, &format, formats },
+		{ "output-format", 0, WG_OPT_CHOICE, &format, formats },
+		WG_OPT_END,
 	};
 	struct wg_buf out = WG_BUF_INIT;
 	struct wg_ctx ctx;
-	bool as_json = false;
-	int c, rc;
+	int rc = wg_parse_options("builds", argc, argv, opts, NULL);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			if (strcmp(optarg, "json") == 0)
-				as_json = true;
-			else if (strcmp(optarg, "table") == 0)
-				as_json = false;
-			else
-				return wg_usage_error("builds", "-o must be "
-						      "'table' or 'json', not "
-						      "'%s'", optarg);
-			break;
-		case 'h':
-			return wg_print_help("builds");
-		case ':':
-			return wg_usage_error("builds", "option '%s' needs a "
-					      "value", argv[optind - 1]);
-		default:
-			return wg_usage_error("builds", "unknown option '%s'",
-					      argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return wg_usage_error("builds", "unexpected argument '%s'",
-				      argv[optind]);
-	if (as_json)
+	if (rc)
+		return rc < 0 ? wg_print_help("builds") : rc;
+	if (format == 1)
 		json(&out);
 	else
 		table(&out);

@@ -3,17 +3,18 @@
  * every diagnostic (text, or one JSON document with the changes too).
  * Exit 1 on an error (--strict: on a warning too).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "options.h"
 #include "wingen/alloc.h"
 #include "wingen/profile.h"
 #include "wingen/scalar.h"
 
 struct check_opts {
+	struct wg_pathlist args;	/* [PROFILE] */
 	const char *profile;
 	struct wg_pathlist paths;
 	bool json;
@@ -23,60 +24,24 @@ struct check_opts {
 
 static int parse(int argc, char **argv, struct check_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "filename", required_argument, NULL, 'f' },
-		{ "output-format", required_argument, NULL, 'F' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "templates", required_argument, NULL, 'T' },
-		{ "load-restrictor", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const formats[] = { "text", "json", NULL };
+	int format = 0;
+	const struct wg_opt opts[] = {
+		{ "filename", 'f', WG_OPT_PATHS, &o->paths, NULL },
+		{ "output-format", 0, WG_OPT_CHOICE, &format, formats },
+		{ "strict", 0, WG_OPT_FLAG, &o->strict, NULL },
+		WG_OPTS_PROFILE(&o->popts),
+		WG_OPT_END,
 	};
-	int c;
+	int rc = wg_parse_options("check", argc, argv, opts, &o->args);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			wg_pathlist_add(&o->paths, optarg);
-			break;
-		case 'F':
-			if (strcmp(optarg, "json") == 0)
-				o->json = true;
-			else if (strcmp(optarg, "text") != 0)
-				return wg_usage_error("check",
-						      "--output-format must be "
-						      "'text' or 'json', not "
-						      "'%s'", optarg);
-			break;
-		case 's':
-			o->strict = true;
-			break;
-		case 'T':
-			o->popts.templates = optarg;
-			break;
-		case 'R':
-			if (wg_parse_load_restrictor("check", optarg,
-					&o->popts.load_restrictor_none))
-				return WG_EXIT_USAGE;
-			break;
-		case 'h':
-			return -1;
-		case ':':
-			return wg_usage_error("check", "option '%s' needs a "
-					      "value", argv[optind - 1]);
-		default:
-			return wg_usage_error("check", "unknown option '%s'",
-					      argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		o->profile = argv[optind++];
-	if (optind < argc)
+	o->json = format == 1;
+	if (rc == 0 && o->args.len > 1)
 		return wg_usage_error("check", "unexpected argument '%s'",
-				      argv[optind]);
-	return 0;
+				      o->args.items[1]);
+	if (o->args.len)
+		o->profile = o->args.items[0];
+	return rc;
 }
 
 /* ---- counting changed objects -------------------------------------------- */
@@ -235,6 +200,7 @@ int wg_cmd_check(int argc, char **argv)
 
 	if (rc) {
 		wg_pathlist_release(&o.paths);
+		wg_pathlist_release(&o.args);
 		return rc < 0 ? wg_print_help("check") : rc;
 	}
 	wg_ctx_init(&ctx);

@@ -3,11 +3,11 @@
  * what the round trip does to a stream, and normalises layout.  Holds one
  * document's tree at a time.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "options.h"
 #include "wingen/reader.h"
 
 struct fmt_opts {
@@ -18,45 +18,25 @@ struct fmt_opts {
 
 static int parse(int argc, char **argv, struct fmt_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "filename", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "output-format", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const formats[] = { "yaml", "json", NULL };
+	int format = WG_FORMAT_YAML;
+	const struct wg_opt opts[] = {
+		{ "filename", 'f', WG_OPT_PATHS, &o->paths, NULL },
+		{ "output", 'o', WG_OPT_STRING, &o->output, NULL },
+		{ "output-format", 0, WG_OPT_CHOICE, &format, formats },
+		WG_OPT_END,
 	};
-	int c;
+	struct wg_pathlist extra = { 0 };
+	int rc = wg_parse_options("fmt", argc, argv, opts, &extra);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			wg_pathlist_add(&o->paths, optarg);
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'F':
-			if (wg_parse_format("fmt", optarg, &o->format))
-				return WG_EXIT_USAGE;
-			break;
-		case 'h':
-			return -1;
-		case ':':
-			return wg_usage_error("fmt", "option '%s' needs a value",
-					      argv[optind - 1]);
-		default:
-			return wg_usage_error("fmt", "unknown option '%s'",
-					      argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return wg_usage_error("fmt", "unexpected argument '%s' (use -f "
-				      "for inputs)", argv[optind]);
-	if (!o->paths.len)
+	if (rc == 0 && extra.len)
+		rc = wg_usage_error("fmt", "unexpected argument '%s' (use -f "
+				    "for inputs)", extra.items[0]);
+	wg_pathlist_release(&extra);
+	o->format = (enum wg_format)format;
+	if (rc == 0 && !o->paths.len)
 		wg_pathlist_add(&o->paths, "-");
-	return 0;
+	return rc;
 }
 
 /*

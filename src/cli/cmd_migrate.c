@@ -4,7 +4,6 @@
  * and layout (--in-place), or print them as a unified diff (--diff).
  * All or nothing: on any error no file is written and nothing printed.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "options.h"
 #include "wingen/alloc.h"
 #include "wingen/migrate.h"
 #include "wingen/output.h"
@@ -31,65 +31,27 @@ struct migrate_opts {
 
 static int parse(int argc, char **argv, struct migrate_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "in-place", no_argument, NULL, 'i' },
-		{ "diff", no_argument, NULL, 'd' },
-		{ "reformat-fallback", no_argument, NULL, 'r' },
-		{ "runtimeclass-file", required_argument, NULL, 'c' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "templates", required_argument, NULL, 'T' },
-		{ "load-restrictor", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct wg_opt opts[] = {
+		{ "in-place", 0, WG_OPT_FLAG, &o->in_place, NULL },
+		{ "diff", 0, WG_OPT_FLAG, &o->diff, NULL },
+		{ "reformat-fallback", 0, WG_OPT_FLAG,
+		  &o->mopts.reformat_fallback, NULL },
+		{ "runtimeclass-file", 0, WG_OPT_STRING, &o->rc_file, NULL },
+		{ "strict", 0, WG_OPT_FLAG, &o->strict, NULL },
+		WG_OPTS_PROFILE(&o->popts),
+		WG_OPT_END,
 	};
-	int c;
+	int rc = wg_parse_options("migrate", argc, argv, opts, &o->args);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			o->in_place = true;
-			break;
-		case 'd':
-			o->diff = true;
-			break;
-		case 'r':
-			o->mopts.reformat_fallback = true;
-			break;
-		case 'c':
-			o->rc_file = optarg;
-			break;
-		case 's':
-			o->strict = true;
-			break;
-		case 'T':
-			o->popts.templates = optarg;
-			break;
-		case 'R':
-			if (wg_parse_load_restrictor("migrate", optarg,
-					&o->popts.load_restrictor_none))
-				return WG_EXIT_USAGE;
-			break;
-		case 'h':
-			return -1;
-		case ':':
-			return wg_usage_error("migrate", "option '%s' needs a "
-					      "value", argv[optind - 1]);
-		default:
-			return wg_usage_error("migrate", "unknown option '%s'",
-					      argv[optind - 1]);
-		}
-	}
+	if (rc)
+		return rc;
 	if (o->in_place == o->diff)
 		return wg_usage_error("migrate", "give exactly one of "
 				      "--in-place and --diff");
-	for (; optind < argc; optind++) {
-		if (strcmp(argv[optind], "-") == 0)
+	for (size_t i = 0; i < o->args.len; i++)
+		if (strcmp(o->args.items[i], "-") == 0)
 			return wg_usage_error("migrate", "migrate edits files; "
 					      "it cannot read stdin ('-')");
-		wg_pathlist_add(&o->args, argv[optind]);
-	}
 	if (!o->args.len)
 		return wg_usage_error("migrate", "no PATH given");
 	return 0;

@@ -1,0 +1,112 @@
+#include "options.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "wingen/alloc.h"
+
+/* getopt_long's answer for opts[i] (above any short option's). */
+#define LONG_VAL(i) (256 + (int)(i))
+
+static int choice(const char *cmd, const struct wg_opt *o, const char *arg)
+{
+	struct wg_buf list = WG_BUF_INIT;
+	int rc;
+
+	for (int i = 0; o->choices[i]; i++) {
+		if (strcmp(arg, o->choices[i]) == 0) {
+			*(int *)o->target = i;
+			return 0;
+		}
+		wg_buf_addf(&list, "%s'%s'", i ? (o->choices[i + 1] ? ", "
+						   : " or ") : "",
+			    o->choices[i]);
+	}
+	rc = wg_usage_error(cmd, "--%s must be %s, not '%s'", o->name,
+			    list.buf, arg);
+	wg_buf_release(&list);
+	return rc;
+}
+
+static int apply(const char *cmd, const struct wg_opt *o, const char *arg)
+{
+	switch (o->kind) {
+	case WG_OPT_FLAG:
+		*(bool *)o->target = true;
+		return 0;
+	case WG_OPT_STRING:
+		*(const char **)o->target = arg;
+		return 0;
+	case WG_OPT_PATHS:
+		wg_pathlist_add(o->target, arg);
+		return 0;
+	case WG_OPT_CHOICE:
+		return choice(cmd, o, arg);
+	case WG_OPT_RESTRICTOR:
+		return wg_parse_load_restrictor(cmd, arg, o->target);
+	}
+	return 0;
+}
+
+int wg_parse_options(const char *cmd, int argc, char **argv,
+		     const struct wg_opt *opts, struct wg_pathlist *pos)
+{
+	size_t n = 0;
+	struct option *longopts;
+	struct wg_buf shorts = WG_BUF_INIT;
+	int c, rc = 0;
+
+	while (opts[n].name)
+		n++;
+	longopts = wg_xcalloc(n + 2, sizeof(*longopts));
+	wg_buf_addstr(&shorts, ":h");
+	for (size_t i = 0; i < n; i++) {
+		bool arg = opts[i].kind != WG_OPT_FLAG;
+
+		longopts[i].name = opts[i].name;
+		longopts[i].has_arg = arg ? required_argument : no_argument;
+		longopts[i].val = opts[i].short_name ? opts[i].short_name
+						     : LONG_VAL(i);
+		if (opts[i].short_name) {
+			wg_buf_addch(&shorts, opts[i].short_name);
+			if (arg)
+				wg_buf_addch(&shorts, ':');
+		}
+	}
+	longopts[n].name = "help";
+	longopts[n].val = 'h';
+	optind = 1;
+	opterr = 0;
+	while (rc == 0
+	       && (c = getopt_long(argc, argv, shorts.buf, longopts, NULL))
+		  != -1) {
+		const struct wg_opt *o = NULL;
+
+		if (c == 'h') {
+			rc = -1;
+			break;
+		}
+		if (c == ':' || c == '?') {
+			rc = wg_usage_error(cmd, c == ':' ? "option '%s' needs "
+					    "a value" : "unknown option '%s'",
+					    argv[optind - 1]);
+			break;
+		}
+		for (size_t i = 0; i < n && !o; i++)
+			if (c == LONG_VAL(i) || c == opts[i].short_name)
+				o = &opts[i];
+		rc = apply(cmd, o, optarg);
+	}
+	for (; rc == 0 && optind < argc; optind++) {
+		if (!pos)
+			rc = wg_usage_error(cmd, "unexpected argument '%s'",
+					    argv[optind]);
+		else
+			wg_pathlist_add(pos, argv[optind]);
+	}
+	free(longopts);
+	wg_buf_release(&shorts);
+	return rc;
+}
