@@ -7,6 +7,7 @@
 
 #include "wingen/ctx.h"
 #include "wingen/input.h"
+#include "wingen/profile.h"
 #include "wingen/resource.h"
 #include "wingen/writer.h"
 
@@ -114,6 +115,29 @@ int wg_cli_print_profile(struct wg_ctx *ctx, const struct wg_profile *p,
  */
 int wg_cli_run_chain(struct wg_ctx *ctx, const struct wg_profile *p,
 		     struct wg_resources *list);
+
+/*
+ * What build and check share: a context, the profile in effect and the
+ * resources read through it.
+ */
+struct wg_session {
+	struct wg_ctx ctx;
+	struct wg_profile profile;
+	bool have_profile;
+	struct wg_pathlist paths;	/* what is read: resources:, -f, or - */
+	struct wg_inputs inputs;
+	struct wg_resources list;
+};
+
+void wg_session_init(struct wg_session *s);
+/* Loads the profile (PROFILE, or the embedded default when NULL or "-")
+ * and works out the inputs.  0, or -1 with the errors on s->ctx. */
+int wg_session_load(struct wg_session *s, const char *profile_arg,
+		    const struct wg_profile_opts *popts,
+		    const struct wg_pathlist *extra);
+/* Reads every input into s->list.  0 or -1 (reported). */
+int wg_session_read(struct wg_session *s);
+void wg_session_release(struct wg_session *s);
 
 /* Parses the --load-restrictor value: rootonly or none. */
 int wg_parse_load_restrictor(const char *cmd, const char *arg, bool *none);

@@ -73,11 +73,8 @@ static int show_diff(struct wg_ctx *ctx, const struct build_opts *o,
 int wg_cmd_build(int argc, char **argv)
 {
 	struct build_opts o = { 0 };
-	struct wg_inputs inputs = { 0 };
-	struct wg_resources list;
-	struct wg_profile profile = { 0 };
-	struct wg_pathlist paths = { 0 };
-	struct wg_ctx ctx;
+	struct wg_session ss;
+	struct wg_ctx *ctx = &ss.ctx;
 	int rc = parse(argc, argv, &o);
 
 	if (rc) {
@@ -85,40 +82,30 @@ int wg_cmd_build(int argc, char **argv)
 		wg_pathlist_release(&o.args);
 		return rc < 0 ? wg_print_help("build") : rc;
 	}
-	wg_ctx_init(&ctx);
-	ctx.strict = o.strict;
-	ctx.skip_changes = !o.explain;	/* --diff/--check compare trees */
-	wg_resources_init(&list);
-	list.share_keys = true;	/* memory over positions of keys */
-	if (wg_cli_load_profile(&ctx, o.profile, &o.popts, &profile) == 0) {
-		ctx.profile = &profile;
-		wg_cli_input_paths(&profile, o.profile, &o.paths, &paths);
-	}
-	if (o.print_profile && ctx.profile) {
-		rc = wg_cli_print_profile(&ctx, &profile, o.output);
+	wg_session_init(&ss);
+	ctx->strict = o.strict;
+	ctx->skip_changes = !o.explain;	/* --diff/--check compare trees */
+	ss.list.share_keys = true;	/* memory over positions of keys */
+	if (wg_session_load(&ss, o.profile, &o.popts, &o.paths) == 0
+	    && o.print_profile) {
+		rc = wg_cli_print_profile(ctx, &ss.profile, o.output);
 		goto out;
 	}
-	if (!wg_ctx_failed(&ctx)
-	    && wg_cli_read(&ctx, &paths, &inputs, &list) == 0) {
+	if (!wg_ctx_failed(ctx) && wg_session_read(&ss) == 0) {
 		if (o.diff || o.check)
-			wg_cli_snapshot(&list);
-		wg_cli_run_chain(&ctx, &profile, &list);
+			wg_cli_snapshot(&ss.list);
+		wg_cli_run_chain(ctx, &ss.profile, &ss.list);
 	}
 	if (o.explain)
-		wg_cli_explain(stderr, &ctx.log);
-	rc = wg_cli_report(&ctx, o.explain);
+		wg_cli_explain(stderr, &ctx->log);
+	rc = wg_cli_report(ctx, o.explain);
 	if (rc == WG_EXIT_OK && (o.diff || o.check))
-		rc = show_diff(&ctx, &o, &list);
+		rc = show_diff(ctx, &o, &ss.list);
 	else if (rc == WG_EXIT_OK)
-		rc = wg_cli_emit(&ctx, o.output, &list, o.format);
+		rc = wg_cli_emit(ctx, o.output, &ss.list, o.format);
 out:
-	wg_resources_release(&list);
-	wg_inputs_release(&inputs);
-	if (ctx.profile)
-		wg_profile_release(&profile);
-	wg_pathlist_release(&paths);
+	wg_session_release(&ss);
 	wg_pathlist_release(&o.paths);
 	wg_pathlist_release(&o.args);
-	wg_ctx_release(&ctx);
 	return rc;
 }

@@ -190,11 +190,8 @@ static void print_json(const struct wg_ctx *ctx, size_t objects, bool failed)
 int wg_cmd_check(int argc, char **argv)
 {
 	struct check_opts o = { 0 };
-	struct wg_inputs inputs = { 0 };
-	struct wg_resources list;
-	struct wg_profile profile = { 0 };
-	struct wg_pathlist paths = { 0 };
-	struct wg_ctx ctx;
+	struct wg_session ss;
+	struct wg_ctx *ctx = &ss.ctx;
 	bool failed;
 	int rc = parse(argc, argv, &o);
 
@@ -203,28 +200,20 @@ int wg_cmd_check(int argc, char **argv)
 		wg_pathlist_release(&o.args);
 		return rc < 0 ? wg_print_help("check") : rc;
 	}
-	wg_ctx_init(&ctx);
-	ctx.strict = o.strict;
-	wg_resources_init(&list);
-	if (wg_cli_load_profile(&ctx, o.profile, &o.popts, &profile) == 0) {
-		ctx.profile = &profile;
-		wg_cli_input_paths(&profile, o.profile, &o.paths, &paths);
-		if (wg_cli_read(&ctx, &paths, &inputs, &list) == 0)
-			wg_cli_run_chain(&ctx, &profile, &list);
-	}
-	failed = wg_ctx_failed(&ctx);
+	wg_session_init(&ss);
+	ctx->strict = o.strict;
+	if (wg_session_load(&ss, o.profile, &o.popts, &o.paths) == 0
+	    && wg_session_read(&ss) == 0)
+		wg_cli_run_chain(ctx, &ss.profile, &ss.list);
+	failed = wg_ctx_failed(ctx);
 	if (o.json)
-		print_json(&ctx, objects_changed(&ctx.log), failed);
+		print_json(ctx, objects_changed(&ctx->log), failed);
 	else
-		print_text(&ctx, objects_changed(&ctx.log));
+		print_text(ctx, objects_changed(&ctx->log));
 	if (fflush(stdout) != 0 || ferror(stdout))
 		failed = true;
-	wg_resources_release(&list);
-	wg_inputs_release(&inputs);
-	if (ctx.profile)
-		wg_profile_release(&profile);
-	wg_pathlist_release(&paths);
+	wg_session_release(&ss);
 	wg_pathlist_release(&o.paths);
-	wg_ctx_release(&ctx);
+	wg_pathlist_release(&o.args);
 	return failed ? WG_EXIT_FAIL : WG_EXIT_OK;
 }
