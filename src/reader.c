@@ -717,8 +717,10 @@ static int on_end(struct wg_reader *r, struct wg_arena *arena)
 		memcpy(n->u.items, r->stack + f->base,
 		       count * sizeof(*n->u.items));
 	}
-	if (n->kind == WG_NODE_MAP && finish_map(r, arena, n,
-						 r->pos + f->base))
+	/* an empty mapping has nothing to check, and r->pos may still be
+	 * NULL (NULL + 0 is undefined; found by fuzz_profile with "{}") */
+	if (n->kind == WG_NODE_MAP && count
+	    && finish_map(r, arena, n, r->pos + f->base))
 		return -1;
 	r->stack_len = f->base;
 	if (f->anchor >= 0)
