@@ -295,6 +295,22 @@ START_TEST(limits_from_spec)
 }
 END_TEST
 
+/*
+ * fuzz_profile: "{}" as the first collection read made the reader compute
+ * NULL + 0 (undefined; clang's UBSan stops there).  Run under the
+ * sanitizer build to see it; here the result is checked too.
+ */
+START_TEST(empty_flow_mapping_first)
+{
+	struct wg_ctx ctx;
+
+	wg_ctx_init(&ctx);
+	ck_assert_int_eq(read_count(&ctx, "{}\n"), 1);
+	ck_assert_int_eq(read_count(&ctx, "[{}, {a: {}}]\n"), 1);
+	wg_ctx_release(&ctx);
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -303,6 +319,7 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, json_escapes_yaml_line_breaks);
 	tcase_add_test(tc, json_quote_truncated_utf8);
 	tcase_add_test(tc, json_negative_zero_float);
+	tcase_add_test(tc, empty_flow_mapping_first);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("limits");
 	tcase_add_test(tc, depth_10000_flow_and_block);
