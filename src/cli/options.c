@@ -18,6 +18,7 @@ static int choice(const char *cmd, const struct wg_opt *o, const char *arg)
 	for (int i = 0; o->choices[i]; i++) {
 		if (strcmp(arg, o->choices[i]) == 0) {
 			*(int *)o->target = i;
+			wg_buf_release(&list);
 			return 0;
 		}
 		wg_buf_addf(&list, "%s'%s'", i ? (o->choices[i + 1] ? ", "
