@@ -131,6 +131,22 @@ expect_error "catastrophic pattern stops at the match limit" \
 	build prof/profile.yaml -f pod.yaml
 WINGEN_LIMITS=regex-match=100 expect_error "match limit lowered" "${pos}.*gave up" build prof/profile.yaml -f pod.yaml
 
+# A profile is read by the same reader first: its limits hold there too.
+{ printf 'apiVersion: wingen.dev/v1alpha1\nkind: Profile\nmetadata: {name: t}\n'
+  printf 'windows:\n  builds: [{release: ltsc2022}]\n  select:\n'
+  printf '  - kinds: &a [lol,lol,lol,lol,lol,lol,lol,lol,lol]\n'
+  prev=a
+  for c in b c d e f g h i; do
+	printf '  - kinds: &%s [' $c
+	for k in 1 2 3 4 5 6 7 8; do printf '*%s,' $prev; done
+	printf '*%s]\n' $prev
+	prev=$c
+  done; } >prof/bomb.yaml
+expect_error "billion laughs in a profile" "prof/bomb.yaml:[0-9]+:[0-9]+: error: alias '\*.' expands" build prof/bomb.yaml -f pod.yaml
+{ printf 'apiVersion: wingen.dev/v1alpha1\nkind: Profile\nmetadata: {name: t}\nx: '
+  nest 10000 "[" "x" "]"; } >prof/deep.yaml
+expect_error "10,000 [ in a profile" "prof/deep.yaml:4:[0-9]+: error: nesting deeper than 512 levels" build prof/deep.yaml -f pod.yaml
+
 # --- folders ---------------------------------------------------------------------
 mkdir -p loop/sub
 cp pod.yaml loop/sub/pod.yaml
