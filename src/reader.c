@@ -388,6 +388,32 @@ static int on_alias(struct wg_reader *r, struct wg_arena *arena,
 	return 0;
 }
 
+/*
+ * libyaml's emitter writes a tag under the "!" or "!!" handle whenever its
+ * prefix fits, flow indicators and all, but its scanner rejects ",[]{}" in
+ * such a shorthand: "!<tag:yaml.org,2002:a,b>" would be written "!!a,b",
+ * which no reader takes.  Such a tag is refused on input (found by
+ * fuzz_roundtrip).  0, or -1 reported.
+ */
+static int check_tag(struct wg_reader *r, const yaml_event_t *e,
+		     const yaml_char_t *tag)
+{
+	static const char core[] = "tag:yaml.org,2002:";
+	const char *t = (const char *)tag, *suffix = NULL;
+
+	if (!t)
+		return 0;
+	if (strncmp(t, core, sizeof(core) - 1) == 0)
+		suffix = t + sizeof(core) - 1;
+	else if (t[0] == '!')
+		suffix = t + 1;
+	if (!suffix || !suffix[strcspn(suffix, ",[]{}")])
+		return 0;
+	return error_at(r, &e->start_mark, "tag '%s' holds ',', '[', ']', "
+			"'{' or '}', which YAML cannot write back in its "
+			"short form", t);
+}
+
 static int on_scalar(struct wg_reader *r, struct wg_arena *arena,
 		     yaml_event_t *e)
 {
@@ -403,6 +429,8 @@ static int on_scalar(struct wg_reader *r, struct wg_arena *arena,
 	    || e->data.scalar.length > WG_NODE_MAX_LEN)
 		return error_at(r, &e->start_mark, "%s",
 				"scalar is larger than the size limit");
+	if (check_tag(r, e, e->data.scalar.tag))
+		return -1;
 	mark_pos(r, &e->start_mark, &line, &col);
 	/* A plain mapping key: one shared node per distinct key, when the
 	 * list wants it (resource.h, share_keys). */
@@ -456,6 +484,8 @@ static int on_start(struct wg_reader *r, struct wg_arena *arena,
 		anchor = e->data.sequence_start.anchor;
 		flow = e->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
 	}
+	if (check_tag(r, e, tag))
+		return -1;
 	mark_pos(r, &e->start_mark, &line, &col);
 	n = wg_node_new_at(arena, kind, (const char *)tag, line, col);
 	if (flow)
