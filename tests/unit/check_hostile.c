@@ -311,6 +311,31 @@ START_TEST(empty_flow_mapping_first)
 }
 END_TEST
 
+/*
+ * fuzz_roundtrip: a core or local tag with a flow indicator after its
+ * prefix was accepted, then written as "!!a,b", which libyaml cannot read.
+ */
+START_TEST(tag_with_flow_indicator)
+{
+	struct wg_ctx ctx;
+	char *out;
+
+	wg_ctx_init(&ctx);
+	ck_assert_int_eq(read_count(&ctx, "a: 1\nb: !<tag:yaml.org,2002:x,y> "
+				    "c\n"), -1);
+	ck_assert_uint_eq(ctx.log.diags[0].line, 2);
+	ck_assert_uint_eq(ctx.log.diags[0].col, 4);
+	ck_assert_ptr_nonnull(strstr(t_first_message(&ctx),
+				     "tag 'tag:yaml.org,2002:x,y' holds ','"));
+	ck_assert_int_eq(read_count(&ctx, "!<!l{x> [1]\n"), -1);
+	wg_ctx_release(&ctx);
+	/* a verbatim tag keeps its commas and round-trips */
+	out = t_roundtrip("a: !<tag:example.com,2000:x,y> b\n");
+	ck_assert_str_eq(out, "a: !<tag:example.com,2000:x,y> b\n");
+	free(out);
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -320,6 +345,7 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, json_quote_truncated_utf8);
 	tcase_add_test(tc, json_negative_zero_float);
 	tcase_add_test(tc, empty_flow_mapping_first);
+	tcase_add_test(tc, tag_with_flow_indicator);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("limits");
 	tcase_add_test(tc, depth_10000_flow_and_block);
