@@ -30,10 +30,8 @@ static const struct node_ext *ext_of(const struct wg_node *node)
 	       ((const char *)node - offsetof(struct node_ext, node));
 }
 
-const char *wg_node_tag(const struct wg_node *node)
+const char *wg_node_ext_tag(const struct wg_node *node)
 {
-	if (!node || !(node->flags & WG_NODE_EXT))
-		return NULL;
 	return ext_of(node)->tag;
 }
 

@@ -759,6 +759,38 @@ static int on_end(struct wg_reader *r, struct wg_arena *arena)
 	return 0;
 }
 
+/*
+ * yaml_event_delete() for the events in the hot loop, without its memset
+ * of the whole event: a measurable share of the reader's time.  libyaml
+ * allocates with malloc().
+ */
+static void event_free(yaml_event_t *e)
+{
+	switch (e->type) {
+	case YAML_SCALAR_EVENT:
+		free(e->data.scalar.value);
+		free(e->data.scalar.tag);
+		free(e->data.scalar.anchor);
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		free(e->data.sequence_start.tag);
+		free(e->data.sequence_start.anchor);
+		break;
+	case YAML_MAPPING_START_EVENT:
+		free(e->data.mapping_start.tag);
+		free(e->data.mapping_start.anchor);
+		break;
+	case YAML_ALIAS_EVENT:
+		free(e->data.alias.anchor);
+		break;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		break;
+	default:
+		yaml_event_delete(e);
+	}
+}
+
 int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
 		   struct wg_node **root, unsigned *index)
 {
@@ -826,7 +858,7 @@ int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
 		default:
 			break;
 		}
-		yaml_event_delete(&e);
+		event_free(&e);
 		if (rc)
 			return -1;
 	}

@@ -1,5 +1,6 @@
 #include "wingen/resource.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,13 +103,24 @@ size_t wg_resources_add_document(struct wg_resources *list,
 	return 1;
 }
 
+/* Keys are short: hash eight bytes at a time. */
 static size_t key_hash(const struct wg_node *k)
 {
-	size_t h = 14695981039346656037u ^ k->style;	/* FNV-1a */
+	const char *p = k->u.str;
+	size_t n = k->len;
+	uint64_t h = 0x9e3779b97f4a7c15u ^ (n << 3) ^ k->style;
 
-	for (size_t i = 0; i < k->len; i++)
-		h = (h ^ (unsigned char)k->u.str[i]) * 1099511628211u;
-	return h;
+	for (; n >= 8; p += 8, n -= 8) {
+		uint64_t w;
+
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdu;
+		h ^= h >> 29;
+	}
+	for (; n; p++, n--)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3u;
+	h ^= h >> 32;
+	return (size_t)h;
 }
 
 static bool same_key(const struct wg_node *a, const struct wg_node *b)

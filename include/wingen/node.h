@@ -121,7 +121,13 @@ struct wg_node *wg_node_clone(struct wg_arena *arena,
 			      const struct wg_node *node);
 
 /* The explicit tag of a node ("tag:yaml.org,2002:str", "!foo"), or NULL. */
-const char *wg_node_tag(const struct wg_node *node);
+const char *wg_node_ext_tag(const struct wg_node *node);	/* its slow path */
+static inline const char *wg_node_tag(const struct wg_node *node)
+{
+	/* inline: the writer asks for every node, and few have a tag */
+	return node && (node->flags & WG_NODE_EXT) ? wg_node_ext_tag(node)
+						    : NULL;
+}
 
 /*
  * A node of the given kind read at 0-based line and col, with an explicit
