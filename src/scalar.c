@@ -141,10 +141,21 @@ static bool int_v2(const char *s)
 	return true;
 }
 
+/*
+ * Most scalars are words: longer than any null, bool or .inf spelling (5)
+ * and not starting like a number.  Those are strings at once.
+ */
+static bool plainly_a_word(const char *s, size_t len)
+{
+	return len > 5 && !strchr("+-.0123456789", s[0]);
+}
+
 enum wg_scalar_type wg_resolve_yaml11(const char *s, size_t len)
 {
 	char tmp[128];
 
+	if (len && plainly_a_word(s, len))
+		return WG_TYPE_STR;
 	if (len == 0 || one_of(s, len, nulls))
 		return WG_TYPE_NULL;
 	if (one_of(s, len, bools11))
@@ -184,6 +195,8 @@ enum wg_scalar_type wg_resolve_yaml12(const char *s, size_t len)
 {
 	size_t i = 0;
 
+	if (len && plainly_a_word(s, len))
+		return WG_TYPE_STR;
 	if (len == 0 || one_of(s, len, nulls))
 		return WG_TYPE_NULL;
 	if (one_of(s, len, bools12))
@@ -267,6 +280,8 @@ static bool plain_safe(const char *s, size_t len)
 		return false;
 	if (isspace((unsigned char)s[len - 1]) || s[len - 1] == ':')
 		return false;
+	bool ascii = true;
+
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 
@@ -276,11 +291,13 @@ static bool plain_safe(const char *s, size_t len)
 			return false;
 		if (c == '#' && i > 0 && isspace((unsigned char)s[i - 1]))
 			return false;
+		ascii = ascii && c < 0x80;
 	}
 	/* UTF-8 BOM and non-breaking/line separators confuse some readers. */
-	if (contains(s, len, "\xef\xbb\xbf") || contains(s, len, "\xc2\x85")
-	    || contains(s, len, "\xe2\x80\xa8")
-	    || contains(s, len, "\xe2\x80\xa9"))
+	if (!ascii && (contains(s, len, "\xef\xbb\xbf")
+		       || contains(s, len, "\xc2\x85")
+		       || contains(s, len, "\xe2\x80\xa8")
+		       || contains(s, len, "\xe2\x80\xa9")))
 		return false;
 	return true;
 }
