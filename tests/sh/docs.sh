@@ -7,8 +7,8 @@
 set -u
 wingen=$(realpath "$1")
 root=$(cd "$(dirname "$0")/../.." && pwd)
-man_page=$root/doc/wingen.1
-completion=$root/doc/wingen.bash
+man_page=$root/docs/wingen.1
+completion=$root/docs/wingen.bash
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -36,7 +36,7 @@ done
 # The man page: rendered, and without formatter warnings.
 if command -v man >/dev/null 2>&1; then
 	LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$man_page" >"$tmp/man.txt" \
-		2>"$tmp/man.err" || no "man -l doc/wingen.1 failed"
+		2>"$tmp/man.err" || no "man -l docs/wingen.1 failed"
 	[ -s "$tmp/man.err" ] && no "man -l: $(cat "$tmp/man.err")"
 elif command -v groff >/dev/null 2>&1; then
 	groff -man -Tutf8 "$man_page" >"$tmp/man.txt" 2>/dev/null

@@ -1,5 +1,5 @@
 # bash completion for wingen(1).  Installed by cmake --install into
-# share/bash-completion/completions; or: source doc/wingen.bash
+# share/bash-completion/completions; or: source docs/wingen.bash
 _wingen()
 {
 	local cur prev cmd i
