@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds wingen and runs every test: the ctest suite in a normal build
 # (warnings as errors), the same suite under AddressSanitizer and UBSan,
-# and the golden cases under valgrind memcheck.
+# the golden cases under valgrind memcheck, and a short run of each fuzz
+# target (clang's libFuzzer; 20 s each).
 #   tests/run-all.sh            everything
 #   tests/run-all.sh --quick    the normal build's ctest only
 set -euo pipefail
@@ -15,11 +16,9 @@ ctest --test-dir build --output-on-failure -j"$jobs"
 [ "${1:-}" = --quick ] && exit 0
 
 echo "== AddressSanitizer + UBSan (build-asan/)"
-cmake -S . -B build-asan -DWINGEN_WERROR=ON -DWINGEN_SANITIZE=ON >/dev/null
-cmake --build build-asan -j"$jobs"
-ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j"$jobs"
-
-echo "== golden cases under valgrind memcheck (build/)"
-WINGEN_RUNNER="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99" \
-	ctest --test-dir build --output-on-failure -j"$jobs" -R '^golden/'
+tests/ci/asan.sh build-asan
+echo "== golden cases under valgrind memcheck (build-valgrind/)"
+tests/ci/valgrind.sh build-valgrind
+echo "== fuzz targets, short runs (build-fuzz/)"
+tests/ci/fuzz.sh build-fuzz "${WINGEN_FUZZ_SECONDS:-20}"
 echo "all tests passed"
