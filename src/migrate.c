@@ -103,7 +103,8 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 	struct wg_node *root;
 	size_t cap = 0;
 	unsigned index;
-	bool objects = false, json;
+	bool objects = false, json, nested = false;
+	size_t file_first;
 	const char *file, *path = in->name;
 	int rc;
 
@@ -136,6 +137,7 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		return 0;
 	}
 	file = wg_arena_strdup(&list->arena, path);
+	file_first = list->len;
 	for (size_t d = 0; d < f->ndocs; d++) {
 		size_t first = list->len;
 
@@ -152,9 +154,18 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 			if (res->flags & WG_RES_LIST_ITEM)
 				pl->item = item_index(f->docs[d].root,
 						      res->root);
+			if (pl->item < 0 && (res->flags & WG_RES_LIST_ITEM))
+				nested = true;
 			pl->before = wg_node_clone(&list->arena, res->root);
 			res->payload = pl;
 		}
+	}
+	/* Text edits follow one level of List items; build expands deeper
+	 * Lists too, so such a file cannot be migrated as text. */
+	if (nested) {
+		f->skip = "a List inside a List (migrate edits the items of one "
+			  "List only)";
+		list->len = file_first;	/* its objects take no part */
 	}
 	return 0;
 }

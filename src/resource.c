@@ -75,30 +75,41 @@ static bool is_list(const struct wg_node *root)
 	return true;
 }
 
+/* Appends the items of a List, and the items of Lists among them. */
+static size_t add_items(struct wg_resources *list, const struct wg_node *root,
+			const char *file, unsigned index)
+{
+	const struct wg_node *items = wg_map_get(root, "items");
+	size_t added = 0;
+
+	for (size_t i = 0; wg_is_seq(items) && i < items->len; i++) {
+		struct wg_node *item = wg_seq_item(items, i);
+		struct wg_resource *res;
+
+		if (wg_node_is_null(item))
+			continue;
+		/* A List in a List holds objects too (kubectl flattens
+		 * them all); the reader's depth limit bounds the recursion. */
+		if (wg_is_map(item) && is_list(item)) {
+			added += add_items(list, item, file, index);
+			continue;
+		}
+		res = wg_resource_new(list, item, file, index);
+		res->flags |= WG_RES_LIST_ITEM;
+		wg_resources_append(list, res);
+		added++;
+	}
+	return added;
+}
+
 size_t wg_resources_add_document(struct wg_resources *list,
 				 struct wg_node *root, const char *file,
 				 unsigned index)
 {
-	size_t added = 0;
-
 	if (wg_node_is_null(root))
 		return 0;
-	if (wg_is_map(root) && is_list(root)) {
-		const struct wg_node *items = wg_map_get(root, "items");
-
-		for (size_t i = 0; wg_is_seq(items) && i < items->len; i++) {
-			struct wg_node *item = wg_seq_item(items, i);
-			struct wg_resource *res;
-
-			if (wg_node_is_null(item))
-				continue;
-			res = wg_resource_new(list, item, file, index);
-			res->flags |= WG_RES_LIST_ITEM;
-			wg_resources_append(list, res);
-			added++;
-		}
-		return added;
-	}
+	if (wg_is_map(root) && is_list(root))
+		return add_items(list, root, file, index);
 	wg_resources_append(list, wg_resource_new(list, root, file, index));
 	return 1;
 }

@@ -69,8 +69,9 @@ struct wg_ctx;
 /*
  * Adds one parsed document: drops it when empty or null; expands a List (a
  * kind ending in "List" whose items is a sequence, or null with no fields
- * besides apiVersion, kind, metadata and items) into its items; else
- * appends it.  Returns the number of resources added.
+ * besides apiVersion, kind, metadata and items) into its items, and Lists
+ * among the items into theirs; else appends it.  Returns the number of
+ * resources added.
  */
 size_t wg_resources_add_document(struct wg_resources *list,
 				 struct wg_node *root, const char *file,

@@ -186,49 +186,6 @@ bool fz_same_value(const struct wg_node *a, const struct wg_node *b)
 	return true;
 }
 
-bool fz_has_list(const struct wg_resources *list)
-{
-	bool found = false;
-
-	for (size_t i = 0; i < list->len && !found; i++) {
-		struct wg_resources scratch;
-
-		wg_resources_init(&scratch);
-		found = wg_resources_add_document(&scratch,
-						  list->items[i]->root, "x", 0)
-			!= 1
-			|| (scratch.items[0]->flags & WG_RES_LIST_ITEM);
-		wg_resources_release(&scratch);
-	}
-	return found;
-}
-
-bool fz_text_has_list(const char *text, size_t len)
-{
-	struct wg_resources docs;
-	struct wg_reader r;
-	struct wg_input in;
-	struct wg_node *root;
-	struct wg_ctx ctx;
-	unsigned index;
-	bool found = false;
-
-	wg_ctx_init(&ctx);
-	fz_input(&in, "text.yaml", (const uint8_t *)text, len);
-	wg_resources_init(&docs);
-	wg_reader_init(&r, &ctx, &in);
-	while (wg_reader_next(&r, &docs.arena, &root, &index) > 0)
-		if (!wg_node_is_null(root))
-			wg_resources_append(&docs, wg_resource_new(&docs, root,
-								   "x", 0));
-	found = fz_has_list(&docs);
-	wg_reader_release(&r);
-	wg_resources_release(&docs);
-	wg_input_release(&in);
-	wg_ctx_release(&ctx);
-	return found;
-}
-
 const char *fz_tmpdir(void)
 {
 	char *dir = tmpdir;

@@ -55,17 +55,6 @@ const char *fz_tree_diff(const struct wg_node *a, const struct wg_node *b,
  */
 bool fz_same_value(const struct wg_node *a, const struct wg_node *b);
 
-/*
- * True when some resource of list is itself a List (reading it again
- * would expand it): a List nested in a List, which wingen expands one
- * level only, as kubectl does.  Such a stream is not expected to read
- * back to the same resources.
- */
-bool fz_has_list(const struct wg_resources *list);
-
-/* The same for the documents of a stream that reads without error. */
-bool fz_text_has_list(const char *text, size_t len);
-
 /* A fresh folder for the target's files, made once (mkdtemp). */
 const char *fz_tmpdir(void);
 

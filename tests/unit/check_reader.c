@@ -90,6 +90,16 @@ START_TEST(lists_expanded)
 	ck_assert(wg_scalar_is(wg_map_get(f.list.items[3]->root, "kind"), "C"));
 	ck_assert_uint_eq(f.list.items[3]->index, 3);
 	unload(&f);
+	/* Lists among the items are expanded too, in order */
+	load(&f, "kind: List\nitems:\n- kind: List\n  items:\n  - kind: A\n"
+		 "  - kind: PodList\n    items: [{kind: B}]\n- kind: C\n");
+	ck_assert_int_eq(f.rc, 0);
+	ck_assert_uint_eq(f.list.len, 3);
+	ck_assert(wg_scalar_is(wg_map_get(f.list.items[0]->root, "kind"), "A"));
+	ck_assert(wg_scalar_is(wg_map_get(f.list.items[1]->root, "kind"), "B"));
+	ck_assert(wg_scalar_is(wg_map_get(f.list.items[2]->root, "kind"), "C"));
+	ck_assert(f.list.items[1]->flags & WG_RES_LIST_ITEM);
+	unload(&f);
 }
 END_TEST
 
