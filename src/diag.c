@@ -78,6 +78,18 @@ const char *wg_severity_name(enum wg_severity s)
 	}
 }
 
+void wg_ref_print(FILE *out, const struct wg_ref *ref, const char *field)
+{
+	if (ref->kind || ref->name) {
+		fprintf(out, "%s/", ref->kind ? ref->kind : "?");
+		if (ref->namespace_)
+			fprintf(out, "%s/", ref->namespace_);
+		fprintf(out, "%s: ", ref->name ? ref->name : "?");
+	}
+	if (field)
+		fprintf(out, "%s: ", field);
+}
+
 void wg_diag_print(FILE *out, const struct wg_diag *d)
 {
 	if (d->file) {
@@ -90,14 +102,7 @@ void wg_diag_print(FILE *out, const struct wg_diag *d)
 		fputs("wingen: ", out);
 	}
 	fprintf(out, "%s: ", wg_severity_name(d->severity));
-	if (d->ref.kind || d->ref.name) {
-		fprintf(out, "%s/", d->ref.kind ? d->ref.kind : "?");
-		if (d->ref.namespace_)
-			fprintf(out, "%s/", d->ref.namespace_);
-		fprintf(out, "%s: ", d->ref.name ? d->ref.name : "?");
-	}
-	if (d->field)
-		fprintf(out, "%s: ", d->field);
+	wg_ref_print(out, &d->ref, d->field);
 	fprintf(out, "%s\n", d->message);
 }
 

@@ -228,6 +228,15 @@ int wg_profile_load_default(struct wg_ctx *ctx,
 	return load(ctx, "<default>", t->data, t->len, opts, out);
 }
 
+bool wg_profile_runs(const struct wg_profile *p, const char *name)
+{
+	for (size_t i = 0; i < p->nsteps; i++)
+		if (p->steps[i].plugin
+		    && strcmp(p->steps[i].plugin->name, name) == 0)
+			return true;
+	return false;
+}
+
 void wg_profile_release(struct wg_profile *p)
 {
 	for (size_t i = 0; p->select && i < p->nselect; i++) {

@@ -520,16 +520,6 @@ fail:
 	sel->windows = false;
 }
 
-/* Whether the profile's chain runs the plugin called name. */
-static bool chain_has(const struct wg_profile *p, const char *name)
-{
-	for (size_t i = 0; i < p->nsteps; i++)
-		if (p->steps[i].plugin
-		    && strcmp(p->steps[i].plugin->name, name) == 0)
-			return true;
-	return false;
-}
-
 /* The targets of a Windows workload (annotation, else its entry). */
 static void find_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 			 struct wg_resource *res, struct wg_selection *sel,
@@ -681,7 +671,7 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 		sel->ntargets = 0;
 	}
 	if (sel->windows) {
-		bool fan_out = sel->ntargets && chain_has(p, "fan-out");
+		bool fan_out = sel->ntargets && wg_profile_runs(p, "fan-out");
 
 		sel->reason = wg_arena_printf(arena, "%s; build %s (%s)",
 					      sel->why,

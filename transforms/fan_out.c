@@ -148,15 +148,6 @@ static const char *group_of(struct wg_arena *a, const struct wg_node *api)
 	return slash ? wg_arena_strndup(a, s, (size_t)(slash - s)) : "";
 }
 
-static bool chain_has(const struct wg_profile *p, const char *name)
-{
-	for (size_t i = 0; i < p->nsteps; i++)
-		if (p->steps[i].plugin
-		    && strcmp(p->steps[i].plugin->name, name) == 0)
-			return true;
-	return false;
-}
-
 /* path = base, then each key (NULL-terminated), escaped as wg_path_get()
  * reads it. */
 static const char *path_of(struct wg_buf *path, const char *base, ...)
@@ -745,7 +736,7 @@ static void one_for_all(struct run *r, struct wg_resource *res,
 		"all of them", builds_text(r, t, n, false), sel->targets_why);
 	const char *rc;
 
-	if (chain_has(r->p, "runtime-class"))
+	if (wg_profile_runs(r->p, "runtime-class"))
 		rc = wg_runtime_class_multi(r->ctx, r->list, t[0].b);
 	else	/* the user provides RuntimeClasses */
 		rc = wg_arena_printf(r->arena, "%s-multi",

@@ -89,6 +89,9 @@ const char *wg_severity_name(enum wg_severity s);
  */
 void wg_diag_print(FILE *out, const struct wg_diag *d);
 
+/* Writes "Kind/ns/name: " (when ref names an object) and "field: ". */
+void wg_ref_print(FILE *out, const struct wg_ref *ref, const char *field);
+
 /* Prints every diagnostic of at least the given severity, in order. */
 void wg_log_print(FILE *out, const struct wg_log *log,
 		  enum wg_severity worst_shown);

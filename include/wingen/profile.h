@@ -152,6 +152,9 @@ const struct wg_build *wg_profile_find_build(const struct wg_profile *p,
 struct wg_buf;
 void wg_profile_write(const struct wg_profile *p, struct wg_buf *out);
 
+/* Whether the profile's chain runs the plugin called name. */
+bool wg_profile_runs(const struct wg_profile *p, const char *name);
+
 void wg_profile_release(struct wg_profile *p);
 
 /*

@@ -22,14 +22,7 @@ static void print_change(FILE *out, const struct wg_change *c)
 		fputs("(generated)", out);
 	}
 	fputs(": ", out);
-	if (c->ref.kind || c->ref.name) {
-		fprintf(out, "%s/", c->ref.kind ? c->ref.kind : "?");
-		if (c->ref.namespace_)
-			fprintf(out, "%s/", c->ref.namespace_);
-		fprintf(out, "%s: ", c->ref.name ? c->ref.name : "?");
-	}
-	if (c->field)
-		fprintf(out, "%s: ", c->field);
+	wg_ref_print(out, &c->ref, c->field);
 	if (c->op == WG_CHANGE_CREATE && !c->old_value && !c->new_value)
 		fputs("created", out);
 	else
