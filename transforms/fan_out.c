@@ -957,8 +957,12 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 		if (sel && sel->ntargets > 1)
 			fan_out(&r, todo[i], sel);
 	}
-	autoscalers(&r);
-	budgets(&r);
+	/* HPAs and PDBs follow fanned-out workloads: with none, nothing to
+	 * look for (and no pass over a large, cold stream). */
+	if (r.nfanned) {
+		autoscalers(&r);
+		budgets(&r);
+	}
 	free(r.fanned);
 	wg_buf_release(&r.path);
 	return 0;

@@ -73,6 +73,10 @@ struct backend {
 	const struct wg_selection *sel;
 	const struct wg_node *labels;	/* pod template labels */
 	const char *ns;			/* "" when missing */
+	/* label, pods and pods_why are worked out only for a backend a
+	 * Service selects (resolve()): most workloads of a large stream
+	 * are behind no Service that fronts Windows pods. */
+	bool resolved;
 	const char *label;		/* "Deployment/web" */
 	bool windows;
 	long pods;			/* -1: one per node (DaemonSet) or
@@ -97,6 +101,8 @@ struct svc {
 	 * "ns/key=value" of their pod labels. */
 	struct wg_index *hpas, *by_label;
 	size_t matched_cap;
+	struct wg_resource **services;	/* the stream's Services, in order */
+	size_t nservices, services_cap;
 };
 
 /* Index keys: parts joined by a byte no name, label or namespace holds. */
@@ -245,13 +251,25 @@ static void index_labels(struct svc *s, struct backend *b)
 	wg_buf_release(&key);
 }
 
+/* The rest of a backend, once a Service selects it. */
+static void resolve(struct svc *s, struct backend *b)
+{
+	if (b->resolved)
+		return;
+	b->resolved = true;
+	if (!s->hpas)
+		index_hpas(s);
+	b->label = wg_resource_label(s->arena, b->res);
+	b->pods = pods_of(b->res);
+	autoscaled(s, b);
+}
+
 static size_t backends(struct wg_ctx *ctx, struct svc *s, struct backend **out)
 {
 	struct wg_resources *list = s->list;
 	size_t n = 0;
 
 	*out = wg_arena_zalloc(s->arena, (list->len + 1) * sizeof(**out));
-	index_hpas(s);
 	s->by_label = wg_index_new();
 	for (size_t i = 0; i < list->len; i++) {
 		struct wg_resource *res = list->items[i];
@@ -260,6 +278,16 @@ static size_t backends(struct wg_ctx *ctx, struct svc *s, struct backend **out)
 
 		if (res->flags & WG_RES_DELETED)
 			continue;
+		if (wg_resource_kind_is(res, "Service")) {
+			/* collected in the same pass: a large stream is cold */
+			if (in_group(res, "")
+			    && wg_is_map(wg_map_get(res->root, "spec"))) {
+				WG_GROW(s->services, s->services_cap,
+					s->nservices + 1);
+				s->services[s->nservices++] = res;
+			}
+			continue;
+		}
 		sel = wg_select(ctx, list, res);
 		if (!sel->workload || wg_resource_kind_is(res, "PodTemplate"))
 			continue;
@@ -268,10 +296,7 @@ static size_t backends(struct wg_ctx *ctx, struct svc *s, struct backend **out)
 		b->sel = sel;
 		b->labels = wg_podspec_labels(&sel->pod);
 		b->ns = ns_of(s->arena, res);
-		b->label = wg_resource_label(s->arena, res);
 		b->windows = (sel->windows && !sel->failed) || sel->pod_windows;
-		b->pods = pods_of(res);
-		autoscaled(s, b);
 		index_labels(s, b);
 	}
 	return n;
@@ -592,6 +617,7 @@ static void check(struct svc *s, const struct backend *all, size_t nall)
 
 		if (!wg_label_selector_matches(&ls, b->labels))
 			continue;
+		resolve(s, (struct backend *)b);
 		s->matched[s->n++] = b;
 		if (b->windows)
 			s->nwin++;
@@ -625,18 +651,12 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	if (!s.p || !s.p->nbuilds)
 		return 0;
 	nall = backends(ctx, &s, &all);
-	for (size_t i = 0; i < list->len; i++) {
-		struct wg_resource *res = list->items[i];
-
-		if ((res->flags & WG_RES_DELETED)
-		    || !wg_resource_kind_is(res, "Service")
-		    || !in_group(res, "")
-		    || !wg_is_map(wg_map_get(res->root, "spec")))
-			continue;
-		s.res = res;
-		s.spec = wg_map_get(res->root, "spec");
+	for (size_t i = 0; i < s.nservices; i++) {
+		s.res = s.services[i];
+		s.spec = wg_map_get(s.res->root, "spec");
 		check(&s, all, nall);
 	}
+	free(s.services);
 	wg_index_free(s.hpas);
 	wg_index_free(s.by_label);
 	free((void *)s.matched);
