@@ -17,6 +17,7 @@ struct wg_select_state {
 	struct rc_entry *rcs;	/* the RuntimeClasses of the list */
 	size_t nrcs;
 	size_t indexed_len;	/* list->len when rcs was built */
+	size_t selected_len;	/* list->len when all were last selected */
 };
 
 static struct wg_select_state *state(struct wg_resources *list)
@@ -25,6 +26,7 @@ static struct wg_select_state *state(struct wg_resources *list)
 		list->select = wg_arena_zalloc(&list->arena,
 					       sizeof(*list->select));
 		list->select->indexed_len = (size_t)-1;
+		list->select->selected_len = (size_t)-1;
 	}
 	return list->select;
 }
@@ -739,9 +741,14 @@ int wg_select_prepare(struct wg_ctx *ctx, struct wg_resources *list)
 	struct wg_select_state *st = state(list);
 	const struct wg_profile *p = ctx->profile;
 
-	for (size_t i = 0; i < list->len; i++)
-		if (!(list->items[i]->flags & WG_RES_DELETED))
-			wg_select(ctx, list, list->items[i]);
+	/* Every plugin's prepare lands here; once the list is selected a
+	 * pass over a large (cold) stream would find nothing new. */
+	if (st->selected_len != list->len) {
+		for (size_t i = 0; i < list->len; i++)
+			if (!(list->items[i]->flags & WG_RES_DELETED))
+				wg_select(ctx, list, list->items[i]);
+		st->selected_len = list->len;
+	}
 	if (st->reported || !p || !p->nbuilds)
 		return 0;
 	st->reported = true;
