@@ -56,7 +56,7 @@ _wingen()
 	local opts
 	case $cmd in
 	build) opts="-f --filename -o --output --output-format --explain
-		--strict --diff --check --print-profile --templates
+		--strict --diff --check --print-profile -j --jobs --templates
 		--load-restrictor --help" ;;
 	check) opts="-f --filename --output-format --strict --templates
 		--load-restrictor --help" ;;

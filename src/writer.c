@@ -58,10 +58,12 @@ static int emit_scalar(struct wg_yaml_writer *w, const struct wg_node *n,
 	}
 	if (n->flags & WG_NODE_NEW) {
 		/* Generated text: let libyaml check it is UTF-8. */
-		yaml_scalar_event_initialize(&e, NULL, (yaml_char_t *)tag,
-					     (yaml_char_t *)text, (int)len,
-					     !tag, !tag,
-					     (yaml_scalar_style_t)(n->style + 1));
+		if (!yaml_scalar_event_initialize(&e, NULL, (yaml_char_t *)tag,
+				(yaml_char_t *)text, (int)len, !tag, !tag,
+				(yaml_scalar_style_t)(n->style + 1))) {
+			w->error = "generated text is not valid UTF-8";
+			return -1;
+		}
 		return emit(w, &e);
 	}
 	/*

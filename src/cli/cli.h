@@ -72,13 +72,16 @@ int wg_cli_write(struct wg_ctx *ctx, const char *path, const struct wg_buf *out)
 
 /*
  * Writes every live resource of list to path (NULL: stdout) as a stream,
- * in chunks, so the text never exists whole in memory next to the tree.
- * Call it only when ctx has no errors.  YAML cannot fail half-way (the
- * trees came from libyaml); JSON can (.inf), so JSON is rendered whole
- * first.  Returns WG_EXIT_OK or WG_EXIT_FAIL (reported, or a closed pipe).
+ * in chunks, so the text never exists whole in memory next to the tree;
+ * YAML is emitted on up to jobs threads (emit_stream.h), with the same
+ * bytes whatever jobs is.  Call it only when ctx has no errors.  YAML
+ * cannot fail half-way (the trees came from libyaml); JSON can (.inf), so
+ * JSON is rendered whole first.  Returns WG_EXIT_OK or WG_EXIT_FAIL
+ * (reported, or a closed pipe).
  */
 int wg_cli_emit(struct wg_ctx *ctx, const char *path,
-		const struct wg_resources *list, enum wg_format format);
+		const struct wg_resources *list, enum wg_format format,
+		unsigned jobs);
 
 /* Prints every change of log (--explain), one line each:
  * "file:line: Kind/ns/name: field: old -> new (plugin: reason)". */

@@ -3,10 +3,12 @@
  * the generators and transforms, writes the result or nothing at all.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "options.h"
+#include "wingen/emit_stream.h"
 #include "wingen/pipeline.h"
 #include "wingen/profile.h"
 
@@ -21,13 +23,41 @@ struct build_opts {
 	bool print_profile;
 	bool diff;		/* --diff: a unified diff per object */
 	bool check;		/* --check: exit 1 when anything changes */
+	unsigned jobs;		/* threads writing the output (--jobs) */
 	struct wg_profile_opts popts;
 };
+
+/* Threads for the output when --jobs is not given: the CPUs this
+ * process may use, at most 4 (past that the writing thread is the limit). */
+static unsigned default_jobs(void)
+{
+	unsigned cpus = wg_emit_cpus();
+
+	return cpus < 4 ? cpus : 4;
+}
+
+static int parse_jobs(const char *arg, unsigned *jobs)
+{
+	char *end;
+	long n;
+
+	if (!arg) {
+		*jobs = default_jobs();
+		return 0;
+	}
+	n = strtol(arg, &end, 10);
+	if (end == arg || *end || n < 1 || n > WG_EMIT_MAX_JOBS)
+		return wg_usage_error("build", "--jobs takes a number from 1 "
+				      "to %d, not '%s'", WG_EMIT_MAX_JOBS, arg);
+	*jobs = (unsigned)n;
+	return 0;
+}
 
 static int parse(int argc, char **argv, struct build_opts *o)
 {
 	static const char *const formats[] = { "yaml", "json", NULL };
 	int format = WG_FORMAT_YAML;
+	const char *jobs = NULL;
 	const struct wg_opt opts[] = {
 		{ "filename", 'f', WG_OPT_PATHS, &o->paths, NULL },
 		{ "output", 'o', WG_OPT_STRING, &o->output, NULL },
@@ -37,12 +67,15 @@ static int parse(int argc, char **argv, struct build_opts *o)
 		{ "check", 0, WG_OPT_FLAG, &o->check, NULL },
 		{ "strict", 0, WG_OPT_FLAG, &o->strict, NULL },
 		{ "print-profile", 0, WG_OPT_FLAG, &o->print_profile, NULL },
+		{ "jobs", 'j', WG_OPT_STRING, &jobs, NULL },
 		WG_OPTS_PROFILE(&o->popts),
 		WG_OPT_END,
 	};
 	int rc = wg_parse_options("build", argc, argv, opts, &o->args);
 
 	o->format = (enum wg_format)format;
+	if (rc == 0)
+		rc = parse_jobs(jobs, &o->jobs);
 	if (rc == 0 && o->args.len > 1)
 		return wg_usage_error("build", "unexpected argument '%s'",
 				      o->args.items[1]);
@@ -102,7 +135,8 @@ int wg_cmd_build(int argc, char **argv)
 	if (rc == WG_EXIT_OK && (o.diff || o.check))
 		rc = show_diff(ctx, &o, &ss.list);
 	else if (rc == WG_EXIT_OK)
-		rc = wg_cli_emit(ctx, o.output, &ss.list, o.format);
+		rc = wg_cli_emit(ctx, o.output, &ss.list, o.format,
+				 o.jobs);
 out:
 	wg_session_release(&ss);
 	wg_pathlist_release(&o.paths);

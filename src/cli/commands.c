@@ -13,7 +13,7 @@ const struct wg_command wg_commands[] = {
 		"build", wg_cmd_build,
 		"build [PROFILE] [-f PATH]... [-o FILE] [--output-format "
 		"yaml|json] [--explain] [--strict] [--diff] [--check] "
-		"[--print-profile]",
+		"[--print-profile] [-j N]",
 		"Render manifests for a mixed Linux/Windows cluster.",
 		"Reads manifests from the profile's resources: and every -f PATH\n"
 		"(a file, a folder of *.yaml, *.yml and *.json files, or - for\n"
@@ -34,6 +34,8 @@ const struct wg_command wg_commands[] = {
 		"      --check              write nothing; list the objects that\n"
 		"                           would change on stderr and exit 1 if any\n"
 		"      --print-profile      print the profile in effect and exit\n"
+		"  -j, --jobs N             write the YAML output on N threads (the\n"
+		"                           same bytes; default: CPUs, at most 4)\n"
 		"      --templates DIR      templates overriding the embedded ones\n"
 		"      --load-restrictor R  rootonly (default): the profile's files\n"
 		"                           must lie in its folder; none: anywhere\n"

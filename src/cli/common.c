@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "wingen/alloc.h"
+#include "wingen/emit_stream.h"
 #include "wingen/output.h"
 #include "wingen/reader.h"
 
@@ -114,17 +115,32 @@ int wg_cli_write(struct wg_ctx *ctx, const char *path, const struct wg_buf *out)
 	return status ? output_failed(ctx, before, status) : WG_EXIT_OK;
 }
 
-int wg_cli_emit(struct wg_ctx *ctx, const char *path,
-		const struct wg_resources *list, enum wg_format format)
+/* Passes the stream's text to the output (emit_stream.h's sink). */
+struct emit_sink {
+	struct wg_ctx *ctx;
+	struct wg_out *out;
+};
+
+static int sink_write(void *data, const char *bytes, size_t len)
 {
-	enum { CHUNK = 1 << 20 };
+	struct emit_sink *s = data;
+
+	return wg_out_write(s->ctx, s->out, bytes, len);
+}
+
+int wg_cli_emit(struct wg_ctx *ctx, const char *path,
+		const struct wg_resources *list, enum wg_format format,
+		unsigned jobs)
+{
 	size_t before = ctx->log.ndiags;
-	struct wg_buf buf = WG_BUF_INIT;
-	struct wg_yaml_writer w;
+	struct wg_emit_failure fail;
+	struct emit_sink sink;
 	struct wg_out out;
-	int rc = 0;
+	int rc;
 
 	if (format == WG_FORMAT_JSON) {
+		struct wg_buf buf = WG_BUF_INIT;
+
 		rc = wg_write_resources(ctx, &buf, list, format);
 		if (rc == 0)
 			rc = wg_cli_write(ctx, path, &buf);
@@ -135,26 +151,11 @@ int wg_cli_emit(struct wg_ctx *ctx, const char *path,
 	}
 	if (wg_out_open(ctx, &out, path))
 		return output_failed(ctx, before, out.status);
-	wg_buf_grow(&buf, CHUNK + CHUNK / 4);
-	wg_yaml_writer_init(&w, &buf);
-	for (size_t i = 0; i < list->len && rc == 0; i++) {
-		if (list->items[i]->flags & WG_RES_DELETED)
-			continue;
-		if (wg_yaml_writer_doc(&w, list->items[i]->root)) {
-			rc = wg_error(ctx, list->items[i], NULL, NULL,
-				      "cannot write YAML: %s", w.error);
-		} else if (buf.len >= CHUNK) {
-			rc = wg_out_write(ctx, &out, buf.buf, buf.len);
-			wg_buf_reset(&buf);
-		}
-	}
-	if (rc == 0 && wg_yaml_writer_finish(&w))
-		rc = wg_report_at(ctx, WG_SEV_ERROR, NULL, 0, 0,
-				  "cannot write YAML: %s", w.error);
-	if (rc == 0)
-		rc = wg_out_write(ctx, &out, buf.buf, buf.len);
-	wg_yaml_writer_release(&w);
-	wg_buf_release(&buf);
+	sink = (struct emit_sink){ ctx, &out };
+	rc = wg_emit_yaml_stream(list, jobs, sink_write, &sink, &fail);
+	if (rc == -1)
+		rc = wg_error(ctx, list->items[fail.item], NULL, NULL,
+			      "cannot write YAML: %s", fail.problem);
 	if (rc == 0)
 		rc = wg_out_commit(ctx, &out);
 	else
