@@ -18,13 +18,6 @@
 #define BLOCK_MAX (1024u * 1024)
 #define ALIGN 8u
 
-struct wg_arena_block {
-	struct wg_arena_block *next;
-	size_t size;	/* usable bytes in data */
-	size_t used;
-	alignas(max_align_t) unsigned char data[];
-};
-
 void wg_arena_init(struct wg_arena *arena)
 {
 	arena->head = NULL;
@@ -75,7 +68,7 @@ static void *take(struct wg_arena *arena, size_t size, size_t align)
 	return b->data + at;
 }
 
-void *wg_arena_alloc(struct wg_arena *arena, size_t size)
+void *wg_arena_alloc_slow(struct wg_arena *arena, size_t size)
 {
 	return take(arena, size, ALIGN);
 }

@@ -100,20 +100,22 @@ static struct wg_node *alloc_node(struct wg_arena *arena, int kind,
 		x->line = line;
 		x->col = col;
 		n = &x->node;
-		memset(n, 0, sizeof(*n));
-		n->flags = WG_NODE_EXT;
 	} else {
 		n = wg_arena_alloc(arena, sizeof(*n));
-		memset(n, 0, sizeof(*n));
 	}
-	n->kind = (unsigned)kind & 3u;
-	n->line = line < LINE_MAX_FIELD ? line : LINE_MAX_FIELD;
-	n->col = col < COL_MAX_FIELD ? col : COL_MAX_FIELD;
+	/* one store per word, not a memset and a read-modify-write per
+	 * bit-field: the reader makes millions of these */
+	*n = (struct wg_node){
+		.kind = (unsigned)kind & 3u,
+		.flags = tag || far ? WG_NODE_EXT : 0,
+		.line = far && line >= LINE_MAX_FIELD ? LINE_MAX_FIELD : line,
+		.col = far && col >= COL_MAX_FIELD ? COL_MAX_FIELD : col,
+	};
 	return n;
 }
 
-struct wg_node *wg_node_new_at(struct wg_arena *arena, int kind,
-			       const char *tag, uint32_t line, uint32_t col)
+struct wg_node *wg_node_new_ext_at(struct wg_arena *arena, int kind,
+				   const char *tag, uint32_t line, uint32_t col)
 {
 	return alloc_node(arena, kind, tag, line, col);
 }

@@ -296,8 +296,8 @@ static long find_anchor(struct wg_reader *r, const char *name)
 	return -1;
 }
 
-static long add_anchor(struct wg_reader *r, const yaml_char_t *name,
-		       struct wg_node *node, bool open)
+static inline long add_anchor(struct wg_reader *r, const yaml_char_t *name,
+			      struct wg_node *node, bool open)
 {
 	if (!name)
 		return -1;
@@ -395,8 +395,8 @@ static int on_alias(struct wg_reader *r, struct wg_arena *arena,
  * which no reader takes.  Such a tag is refused on input (found by
  * fuzz_roundtrip).  0, or -1 reported.
  */
-static int check_tag(struct wg_reader *r, const yaml_event_t *e,
-		     const yaml_char_t *tag)
+static inline int check_tag(struct wg_reader *r, const yaml_event_t *e,
+			    const yaml_char_t *tag)
 {
 	static const char core[] = "tag:yaml.org,2002:";
 	const char *t = (const char *)tag, *suffix = NULL;
@@ -508,7 +508,7 @@ static int key_cmp(const void *a, const void *b)
 	return memcmp(x->u.str, y->u.str, x->len);
 }
 
-static bool is_merge_key(const struct wg_node *k)
+static inline bool is_merge_key(const struct wg_node *k)
 {
 	const char *tag = wg_node_tag(k);
 

@@ -23,7 +23,12 @@ char *wg_xstrndup(const char *s, size_t n);
 /* Grows *items (of *cap elements of size elem) to hold at least need. */
 void wg_xgrow(void **items, size_t *cap, size_t need, size_t elem);
 
-#define WG_GROW(items, cap, need) \
-	wg_xgrow((void **)&(items), &(cap), (need), sizeof(*(items)))
+/* The check is inline: hot loops push one item at a time. */
+#define WG_GROW(items, cap, need)					\
+	do {								\
+		if ((need) > (cap))					\
+			wg_xgrow((void **)&(items), &(cap), (need),	\
+				 sizeof(*(items)));			\
+	} while (0)
 
 #endif

@@ -1,6 +1,7 @@
 #ifndef WINGEN_ARENA_H
 #define WINGEN_ARENA_H
 
+#include <stdalign.h>
 #include <stddef.h>
 
 /*
@@ -12,7 +13,13 @@
  * (see alloc.h).
  */
 
-struct wg_arena_block;
+/* A block: visible only so that wg_arena_alloc() can be inline. */
+struct wg_arena_block {
+	struct wg_arena_block *next;
+	size_t size;	/* usable bytes in data */
+	size_t used;
+	alignas(max_align_t) unsigned char data[];
+};
 
 struct wg_arena {
 	struct wg_arena_block *head;	/* newest block, NULL when empty */
@@ -27,7 +34,21 @@ void wg_arena_init(struct wg_arena *arena);
  * Returns size bytes aligned to 8 (pointers, 64-bit integers); contents are
  * uninitialised.  Strings are packed without alignment.
  */
-void *wg_arena_alloc(struct wg_arena *arena, size_t size);
+void *wg_arena_alloc_slow(struct wg_arena *arena, size_t size);
+static inline void *wg_arena_alloc(struct wg_arena *arena, size_t size)
+{
+	/* inline: the reader asks for every node (the slow path is
+	 * wg_arena_alloc_slow, which opens a new block) */
+	struct wg_arena_block *b = arena->head;
+	size_t at = b ? (b->used + 7u) & ~(size_t)7u : 0;
+
+	if (b && at <= b->size && b->size - at >= size) {
+		b->used = at + size;
+		arena->used += size;
+		return b->data + at;
+	}
+	return wg_arena_alloc_slow(arena, size);
+}
 
 /* As wg_arena_alloc(), zero-filled. */
 void *wg_arena_zalloc(struct wg_arena *arena, size_t size);

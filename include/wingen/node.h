@@ -134,8 +134,24 @@ static inline const char *wg_node_tag(const struct wg_node *node)
  * tag (copied) or none (NULL).  Used by the reader; kind is enum
  * wg_node_kind.
  */
-struct wg_node *wg_node_new_at(struct wg_arena *arena, int kind,
-			       const char *tag, uint32_t line, uint32_t col);
+struct wg_node *wg_node_new_ext_at(struct wg_arena *arena, int kind,
+				   const char *tag, uint32_t line,
+				   uint32_t col);	/* its slow path */
+static inline struct wg_node *wg_node_new_at(struct wg_arena *arena, int kind,
+					     const char *tag, uint32_t line,
+					     uint32_t col)
+{
+	struct wg_node *n;
+
+	/* inline: the reader makes one per event; a tag or a position
+	 * that does not fit the fields needs a prefix */
+	if (tag || line >= (1u << 24) - 1 || col >= (1u << 8) - 1)
+		return wg_node_new_ext_at(arena, kind, tag, line, col);
+	n = (struct wg_node *)wg_arena_alloc(arena, sizeof(*n));
+	*n = (struct wg_node){ .kind = (unsigned)kind & 3u, .line = line,
+			       .col = col };
+	return n;
+}
 
 /* ---- reading ----------------------------------------------------------- */
 
