@@ -1,5 +1,7 @@
 #include "testutil.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,4 +54,27 @@ char *t_roundtrip(const char *text)
 const char *t_first_message(const struct wg_ctx *ctx)
 {
 	return ctx->log.ndiags ? ctx->log.diags[0].message : "";
+}
+
+static bool ends_with(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len > n && strcmp(s + len - n, suffix) == 0;
+}
+
+int t_corpus_next(DIR *d, char *path, size_t size)
+{
+	struct dirent *e;
+
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (ends_with(e->d_name, len, ".yaml")
+		    || ends_with(e->d_name, len, ".yml")) {
+			snprintf(path, size, "%s/%s", WG_CORPUS, e->d_name);
+			return 1;
+		}
+	}
+	return 0;
 }

@@ -2,6 +2,8 @@
 #define WINGEN_TESTUTIL_H
 
 #include <check.h>
+#include <dirent.h>
+#include <stddef.h>
 
 #include "wingen/buf.h"
 #include "wingen/ctx.h"
@@ -28,6 +30,12 @@ char *t_roundtrip(const char *text);
 
 /* The first diagnostic message, or "" when none. */
 const char *t_first_message(const struct wg_ctx *ctx);
+
+/*
+ * The next *.yaml or *.yml file of d, a folder opened on WG_CORPUS (the
+ * real-world manifests): its path written to path; 0 when there is none.
+ */
+int t_corpus_next(DIR *d, char *path, size_t size);
 
 #define WG_TEST_MAIN(suite_fn)						\
 	int main(void)							\
