@@ -38,6 +38,7 @@
  * Service get.  A fix is recorded as a change with the rule's reason and
  * is not repeated as a warning.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -602,14 +603,33 @@ static void check(struct svc *s, const struct backend *all, size_t nall)
 	    || !wg_is_map(selector) || !selector->len
 	    || wg_label_selector_from_node(s->arena, selector, false, &ls))
 		return;
-	/* Every match has the selector's first label: look those up. */
-	k = wg_map_key(selector, 0);
-	v = wg_map_value(selector, 0);
-	if (!wg_is_scalar(v))
-		return;
-	index_key(&key, ns, strlen(ns), k->u.str, k->len, v->u.str, v->len);
-	cands = wg_index_get(s->by_label, key.buf, key.len, &ncands);
+	/*
+	 * Every match has every label of the selector: look each up and
+	 * check the fewest candidates.  (A common first label such as
+	 * app.kubernetes.io/name can hold thousands of workloads of a large
+	 * stream; the instance label, one.)
+	 */
+	cands = NULL;
+	ncands = SIZE_MAX;
+	for (size_t i = 0; i < selector->len && ncands; i++) {
+		void *const *c;
+		size_t n;
+
+		k = wg_map_key(selector, i);
+		v = wg_map_value(selector, i);
+		if (!wg_is_scalar(v))
+			continue;
+		index_key(&key, ns, strlen(ns), k->u.str, k->len, v->u.str,
+			  v->len);
+		c = wg_index_get(s->by_label, key.buf, key.len, &n);
+		if (n < ncands) {
+			cands = c;
+			ncands = n;
+		}
+	}
 	wg_buf_release(&key);
+	if (ncands == SIZE_MAX)
+		return;	/* no label with a text value: matches nothing */
 	WG_GROW(s->matched, s->matched_cap, ncands + 1);
 	s->n = s->nwin = s->nlin = 0;
 	for (size_t i = 0; i < ncands; i++) {
