@@ -235,6 +235,41 @@ START_TEST(test_mixed_not_fixed)
 }
 END_TEST
 
+/* A Service matches pods with every label of its selector, whichever of
+ * them is looked up first (the one with the fewest candidates). */
+START_TEST(test_every_selector_label_counts)
+{
+	struct tp tp;
+	struct tr r;
+	const struct wg_diag *d;
+
+	profile(&tp, false);
+	tr_run(&r, &tp, WIN("w1", "{app: web, inst: one}", "1", CORE22)
+	       WIN("w2", "{app: web, inst: two}", "1", "nginx")
+	       "apiVersion: v1\nkind: Service\nmetadata: {name: s1}\nspec:\n"
+	       "  selector: {app: web, inst: one}\n"
+	       "  loadBalancerSourceRanges: [10.0.0.0/8]\n---\n"
+	       "apiVersion: v1\nkind: Service\nmetadata: {name: s2}\nspec:\n"
+	       "  selector: {inst: two, app: web}\n"
+	       "  loadBalancerSourceRanges: [10.0.0.0/8]\n---\n"
+	       "apiVersion: v1\nkind: Service\nmetadata: {name: s3}\nspec:\n"
+	       "  selector: {app: web}\n"
+	       "  loadBalancerSourceRanges: [10.0.0.0/8]\n---\n"
+	       "apiVersion: v1\nkind: Service\nmetadata: {name: s4}\nspec:\n"
+	       "  selector: {app: web, inst: three}\n"
+	       "  loadBalancerSourceRanges: [10.0.0.0/8]\n", CHAIN);
+	ck_assert_ptr_nonnull(r.out);
+	/* s1: Windows only; s2: Linux only; s3: both; s4: nothing */
+	ck_assert_uint_eq(svc_warnings(&r), 3);
+	d = tr_diag(&r, WG_SEV_WARNING, "selects Linux pods (Deployment/w2) "
+		    "and Windows pods (Deployment/w1)");
+	ck_assert_ptr_nonnull(d);
+	ck_assert_str_eq(d->ref.name, "s3");
+	tr_free(&r);
+	tp_release(&tp);
+}
+END_TEST
+
 START_TEST(test_backend_counts)
 {
 	struct tp tp;
@@ -280,6 +315,7 @@ static Suite *services_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_what_fronts_windows);
+	tcase_add_test(tc, test_every_selector_label_counts);
 	tcase_add_test(tc, test_pods_already_windows);
 	tcase_add_test(tc, test_timeout_fix_keeps_siblings);
 	tcase_add_test(tc, test_client_ip_builds);
