@@ -257,9 +257,15 @@ START_TEST(test_every_selector_label_counts)
 	       "  loadBalancerSourceRanges: [10.0.0.0/8]\n---\n"
 	       "apiVersion: v1\nkind: Service\nmetadata: {name: s4}\nspec:\n"
 	       "  selector: {app: web, inst: three}\n"
+	       "  loadBalancerSourceRanges: [10.0.0.0/8]\n---\n"
+	       /* each label has candidates, no pod has both */
+	       WIN("w3", "{app: api, tier: front}", "1", CORE22)
+	       WIN("w4", "{app: api2, tier: front}", "1", "nginx")
+	       "apiVersion: v1\nkind: Service\nmetadata: {name: s5}\nspec:\n"
+	       "  selector: {app: web, tier: front}\n"
 	       "  loadBalancerSourceRanges: [10.0.0.0/8]\n", CHAIN);
 	ck_assert_ptr_nonnull(r.out);
-	/* s1: Windows only; s2: Linux only; s3: both; s4: nothing */
+	/* s1: Windows only; s2: Linux only; s3: both; s4, s5: nothing */
 	ck_assert_uint_eq(svc_warnings(&r), 3);
 	d = tr_diag(&r, WG_SEV_WARNING, "selects Linux pods (Deployment/w2) "
 		    "and Windows pods (Deployment/w1)");
