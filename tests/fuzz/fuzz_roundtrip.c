@@ -8,7 +8,9 @@
  *  - writing the re-read trees gives the same bytes again, and reading
  *    those gives trees wg_node_equal() to the second ones;
  *  - the JSON output (of a stream of objects and arrays), read back and
- *    written again, is byte-identical.
+ *    written again, is byte-identical;
+ *  - the stream written in batches (emit_stream.h: one document a batch,
+ *    or two, on one thread or two) is the one emitter's bytes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 
 #include "fuzz_util.h"
 #include "wingen/buf.h"
+#include "wingen/emit_stream.h"
 #include "wingen/reader.h"
 #include "wingen/writer.h"
 
@@ -89,6 +92,36 @@ out:
 	wg_ctx_release(&c1);
 }
 
+static int to_buf(void *data, const char *bytes, size_t len)
+{
+	wg_buf_add(data, bytes, len);
+	return 0;
+}
+
+static void check_batches(const struct wg_resources *list,
+			  const struct wg_buf *whole)
+{
+	static const struct { unsigned jobs; size_t batch; } cuts[] = {
+		{ 1, 1 }, { 2, 1 }, { 1, 2 }, { 2, 2 },
+	};
+
+	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		struct wg_buf out = WG_BUF_INIT;
+		struct wg_emit_failure fail;
+
+		FZ_CHECK(wg_emit_yaml_batches(list, cuts[i].jobs, cuts[i].batch,
+					      to_buf, &out, &fail) == 0,
+			 "batches of %zu on %u threads: document %zu refused: "
+			 "%s", cuts[i].batch, cuts[i].jobs, fail.item,
+			 fail.problem);
+		FZ_CHECK(out.len == whole->len
+			 && memcmp(out.buf, whole->buf, out.len) == 0,
+			 "batches of %zu on %u threads:\n%s\n---- not ----\n%s",
+			 cuts[i].batch, cuts[i].jobs, out.buf, whole->buf);
+		wg_buf_release(&out);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -112,6 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_dump_log(&c1);
 		fz_fail("a stream that was read cannot be written");
 	}
+	check_batches(&l1, &o1);
 
 	wg_ctx_init(&c2);
 	must_read(&c2, &i2, "yaml", &o1, &l2);
