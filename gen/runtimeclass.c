@@ -115,9 +115,15 @@ static const char *string_var(const struct vars *v, const struct wg_node *n)
 	};
 
 	for (size_t i = 0; i < sizeof(table) / sizeof(*table); i++)
-		if (wg_scalar_is(n, table[i].name))
-			return *(const char *const *)((const char *)v
-						      + table[i].offset);
+		if (wg_scalar_is(n, table[i].name)) {
+			const char *s;
+
+			/* memcpy: the field is aligned, but the compiler
+			 * cannot see it through a char pointer */
+			memcpy(&s, (const char *)v + table[i].offset,
+			       sizeof(s));
+			return s;
+		}
 	return NULL;
 }
 

@@ -302,6 +302,7 @@ struct cyaml_log {
 	struct wg_buf text;	/* every line logged during one load */
 };
 
+__attribute__((format(printf, 3, 0)))
 static void log_sink(cyaml_log_t level, void *ctx, const char *fmt,
 		     va_list args)
 {

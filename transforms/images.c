@@ -72,7 +72,11 @@ static const struct {
 
 static const char *tag_of(const struct wg_release *r, size_t column)
 {
-	return *(const char *const *)((const char *)r + column);
+	const char *s;
+
+	/* memcpy: aligned, but not visibly so through a char pointer */
+	memcpy(&s, (const char *)r + column, sizeof(s));
+	return s;
 }
 
 /* The built-in rule: image for host release host, or image itself. */

@@ -28,6 +28,7 @@ struct check {
 	size_t bad;
 };
 
+__attribute__((format(printf, 3, 4)))
 static void bad(struct check *c, const struct wg_resource *res,
 		const char *fmt, ...)
 {
@@ -70,9 +71,11 @@ static void labels(struct check *c, const struct wg_resource *res,
 		const char *v = text(c, wg_map_value(m, i));
 
 		if (!k || !wg_is_label_key(k))
-			bad(c, res, "%s: '%s' is not a label key", what, k);
+			bad(c, res, "%s: '%s' is not a label key", what,
+			    k ? k : "(not text)");
 		if (!v || (values && !wg_is_label_value(v)))
-			bad(c, res, "%s: '%s' is not a label value", what, v);
+			bad(c, res, "%s: '%s' is not a label value", what,
+			    v ? v : "(not text)");
 	}
 }
 

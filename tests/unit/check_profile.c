@@ -226,8 +226,8 @@ START_TEST(embedded_default_profile)
 		"mcr.microsoft.com/windows/nanoserver:1809",
 		"mcr.microsoft.com/windows/server:ltsc2025",
 		"mcr.microsoft.com/windows:1809",
-		"mcr.microsoft.com/windows/servercore/iis:"
-		"windowsservercore-ltsc2022",
+		("mcr.microsoft.com/windows/servercore/iis:"
+		 "windowsservercore-ltsc2022"),
 		"mcr.microsoft.com/dotnet/framework/aspnet:4.8",
 		"microsoft/windowsservercore",
 		"docker.io/microsoft/nanoserver:1709",
