@@ -113,6 +113,25 @@ char *wg_arena_printf(struct wg_arena *arena, const char *fmt, ...)
 	return p;
 }
 
+void wg_arena_take(struct wg_arena *dst, struct wg_arena *src)
+{
+	struct wg_arena_block *tail = src->head;
+
+	if (!tail)
+		return;
+	if (!dst->head) {
+		dst->head = src->head;
+	} else {
+		while (tail->next)
+			tail = tail->next;
+		tail->next = dst->head->next;
+		dst->head->next = src->head;
+	}
+	dst->used += src->used;
+	src->head = NULL;
+	src->used = 0;
+}
+
 void wg_arena_clear(struct wg_arena *arena)
 {
 	struct wg_arena_block *keep = arena->head;

@@ -66,7 +66,7 @@ static size_t skip_space(const char *data, size_t len, size_t i)
 static size_t segment_end(struct wg_reader *r, size_t start)
 {
 	const char *d = r->in->data;
-	size_t len = r->in->len, i = skip_space(d, len, start), end;
+	size_t len = r->end, i = skip_space(d, len, start), end;
 
 	if (i >= len || (d[i] != '{' && d[i] != '['))
 		return len;
@@ -81,15 +81,14 @@ static size_t segment_end(struct wg_reader *r, size_t start)
 	return r->json_stream ? end : len;
 }
 
-static void start_segment(struct wg_reader *r, size_t start)
+/* line and col: 0-based position of start. */
+static void start_segment_at(struct wg_reader *r, size_t start, size_t line,
+			     size_t col)
 {
-	unsigned line, col;
-
 	r->seg_start = start;
 	r->seg_end = segment_end(r, start);
-	wg_offset_position(r->in->data, r->in->len, start, &line, &col);
-	r->seg_line = line - 1;
-	r->seg_col = col - 1;
+	r->seg_line = line;
+	r->seg_col = col;
 	yaml_parser_delete(&r->parser);
 	yaml_parser_initialize(&r->parser);
 	/* UTF-8 only: forcing it makes UTF-16 input an error, not a surprise. */
@@ -99,18 +98,36 @@ static void start_segment(struct wg_reader *r, size_t start)
 				     r->seg_end - start);
 }
 
+static void start_segment(struct wg_reader *r, size_t start)
+{
+	unsigned line, col;
+
+	wg_offset_position(r->in->data, r->in->len, start, &line, &col);
+	start_segment_at(r, start, line - 1, col - 1);
+}
+
 void wg_reader_init(struct wg_reader *r, struct wg_ctx *ctx,
 		    const struct wg_input *in)
 {
-	size_t start = 0;
+	wg_reader_init_range(r, ctx, in, 0, in->len, 0);
+}
 
+void wg_reader_init_range(struct wg_reader *r, struct wg_ctx *ctx,
+			  const struct wg_input *in, size_t start, size_t end,
+			  size_t line)
+{
 	memset(r, 0, sizeof(*r));
 	r->ctx = ctx;
 	r->in = in;
+	r->end = end;
 	yaml_parser_initialize(&r->parser);
+	if (start > 0) {
+		start_segment_at(r, start, line, 0);
+		return;
+	}
 	/* A BOM is dropped here: with the encoding forced, libyaml would
 	 * count it as a column and misread the indentation that follows. */
-	if (in->len >= 3 && memcmp(in->data, "\xef\xbb\xbf", 3) == 0)
+	if (end >= 3 && memcmp(in->data, "\xef\xbb\xbf", 3) == 0)
 		start = 3;
 	start_segment(r, start);
 }
@@ -809,9 +826,9 @@ int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
 		switch (e.type) {
 		case YAML_STREAM_END_EVENT:
 			yaml_event_delete(&e);
-			if (r->seg_end < r->in->len
-			    && skip_space(r->in->data, r->in->len, r->seg_end)
-			       < r->in->len) {
+			if (r->seg_end < r->end
+			    && skip_space(r->in->data, r->end, r->seg_end)
+			       < r->end) {
 				start_segment(r, r->seg_end);
 				continue;
 			}

@@ -102,6 +102,15 @@ static size_t add_items(struct wg_resources *list, const struct wg_node *root,
 	return added;
 }
 
+void wg_resources_take(struct wg_resources *dst, struct wg_resources *src)
+{
+	for (size_t i = 0; i < src->len; i++)
+		wg_resources_append(dst, src->items[i]);
+	wg_arena_take(&dst->arena, &src->arena);
+	src->len = 0;
+	wg_resources_release(src);
+}
+
 size_t wg_resources_add_document(struct wg_resources *list,
 				 struct wg_node *root, const char *file,
 				 unsigned index)

@@ -67,6 +67,10 @@ char *wg_arena_printf(struct wg_arena *arena, const char *fmt, ...)
  */
 void wg_arena_clear(struct wg_arena *arena);
 
+/* Moves every block of src into dst (what src handed out now lives as
+ * long as dst); src is left empty.  dst keeps its current block. */
+void wg_arena_take(struct wg_arena *dst, struct wg_arena *src);
+
 /* Frees every block; the arena is empty and reusable afterwards. */
 void wg_arena_release(struct wg_arena *arena);
 

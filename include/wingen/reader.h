@@ -62,12 +62,23 @@ struct wg_reader {
 	 * or one value of a JSON stream. */
 	size_t seg_start, seg_end;
 	size_t seg_line, seg_col;	/* 0-based position of seg_start */
+	size_t end;	/* where the reader stops: in->len, or a range's end */
 	bool json_stream;
 };
 
 /* in must outlive the reader and every tree it returns. */
 void wg_reader_init(struct wg_reader *r, struct wg_ctx *ctx,
 		    const struct wg_input *in);
+/*
+ * A reader of the documents in [start, end) of in only: start is 0 or the
+ * first byte of a line (line: its 0-based number), end the first byte of
+ * a "---" line or in->len.  Positions are the input's.  For reading one
+ * stream in pieces (read_split.c); the pieces must be cut where every
+ * document begins anew.
+ */
+void wg_reader_init_range(struct wg_reader *r, struct wg_ctx *ctx,
+			  const struct wg_input *in, size_t start, size_t end,
+			  size_t line);
 void wg_reader_release(struct wg_reader *r);
 
 /*

@@ -61,6 +61,13 @@ struct wg_resource *wg_resource_new(struct wg_resources *list,
 				    unsigned index);
 
 void wg_resources_append(struct wg_resources *list, struct wg_resource *res);
+
+/*
+ * Appends every resource of src to dst, in order, and moves src's arena
+ * (nodes, shared keys and all) into dst's; src is released.  src must not
+ * have been selected (select.h) yet.
+ */
+void wg_resources_take(struct wg_resources *dst, struct wg_resources *src);
 void wg_resources_insert(struct wg_resources *list, size_t pos,
 			 struct wg_resource *res);
 

@@ -50,12 +50,14 @@ struct wg_inputs {
 void wg_inputs_release(struct wg_inputs *inputs);
 
 /*
- * Expands paths (files, folders, "-") and reads every file into list.
- * Keeps going after a bad file so every problem is reported.  Returns 0 or
- * -1 (reported on ctx).
+ * Expands paths (files, folders, "-") and reads every file into list, a
+ * large one on up to jobs threads (read_split.h: the same result).  Keeps
+ * going after a bad file so every problem is reported.  Returns 0 or -1
+ * (reported on ctx).
  */
 int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
-		struct wg_inputs *inputs, struct wg_resources *list);
+		struct wg_inputs *inputs, struct wg_resources *list,
+		unsigned jobs);
 
 /*
  * Prints diagnostics to stderr: everything when the run failed, else
@@ -130,6 +132,7 @@ struct wg_session {
 	struct wg_pathlist paths;	/* what is read: resources:, -f, or - */
 	struct wg_inputs inputs;
 	struct wg_resources list;
+	unsigned jobs;		/* threads a large input is read on */
 };
 
 void wg_session_init(struct wg_session *s);

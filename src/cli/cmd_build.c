@@ -119,6 +119,7 @@ int wg_cmd_build(int argc, char **argv)
 	ctx->strict = o.strict;
 	ctx->skip_changes = !o.explain;	/* --diff/--check compare trees */
 	ss.list.share_keys = true;	/* memory over positions of keys */
+	ss.jobs = o.jobs;
 	if (wg_session_load(&ss, o.profile, &o.popts, &o.paths) == 0
 	    && o.print_profile) {
 		rc = wg_cli_print_profile(ctx, &ss.profile, o.output);

@@ -8,6 +8,7 @@
 #include "wingen/alloc.h"
 #include "wingen/emit_stream.h"
 #include "wingen/output.h"
+#include "wingen/read_split.h"
 #include "wingen/reader.h"
 
 const struct wg_command *wg_command_find(const char *name)
@@ -57,7 +58,8 @@ void wg_inputs_release(struct wg_inputs *inputs)
 }
 
 int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
-		struct wg_inputs *inputs, struct wg_resources *list)
+		struct wg_inputs *inputs, struct wg_resources *list,
+		unsigned jobs)
 {
 	struct wg_pathlist files = { 0 };
 	int rc = 0;
@@ -81,7 +83,7 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 			continue;
 		}
 		inputs->len++;
-		if (wg_read_stream(ctx, in, list))
+		if (wg_read_stream_jobs(ctx, in, list, jobs))
 			rc = -1;
 	}
 	wg_pathlist_release(&files);

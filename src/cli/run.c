@@ -39,7 +39,8 @@ int wg_session_load(struct wg_session *s, const char *profile_arg,
 
 int wg_session_read(struct wg_session *s)
 {
-	return wg_cli_read(&s->ctx, &s->paths, &s->inputs, &s->list);
+	return wg_cli_read(&s->ctx, &s->paths, &s->inputs, &s->list,
+			   s->jobs);
 }
 
 void wg_session_release(struct wg_session *s)

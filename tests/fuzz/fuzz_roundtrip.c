@@ -10,7 +10,10 @@
  *  - the JSON output (of a stream of objects and arrays), read back and
  *    written again, is byte-identical;
  *  - the stream written in batches (emit_stream.h: one document a batch,
- *    or two, on one thread or two) is the one emitter's bytes.
+ *    or two, on one thread or two) is the one emitter's bytes;
+ *  - the input read in pieces on threads (read_split.h, cut wherever a
+ *    document starts) gives the one reader's resources, positions and
+ *    indices, or its very diagnostics.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,7 @@
 #include "fuzz_util.h"
 #include "wingen/buf.h"
 #include "wingen/emit_stream.h"
+#include "wingen/read_split.h"
 #include "wingen/reader.h"
 #include "wingen/writer.h"
 
@@ -122,6 +126,52 @@ static void check_batches(const struct wg_resources *list,
 	}
 }
 
+static void check_split(const struct wg_ctx *c1, int rc1,
+			const struct wg_resources *l1, const uint8_t *data,
+			size_t size)
+{
+	struct wg_ctx c;
+	struct wg_input in;
+	struct wg_resources l;
+	int rc;
+
+	wg_ctx_init(&c);
+	fz_input(&in, "fuzz.yaml", data, size);
+	wg_resources_init(&l);
+	rc = wg_read_stream_split(&c, &in, &l, 3, 1);
+	FZ_CHECK(rc == rc1, "read in pieces: status %d, not %d", rc, rc1);
+	FZ_CHECK(c.log.ndiags == c1->log.ndiags && c.documents == c1->documents,
+		 "read in pieces: %zu diagnostics and %zu documents, not %zu "
+		 "and %zu", c.log.ndiags, c.documents, c1->log.ndiags,
+		 c1->documents);
+	for (size_t i = 0; i < c.log.ndiags; i++)
+		FZ_CHECK(c.log.diags[i].line == c1->log.diags[i].line
+			 && c.log.diags[i].col == c1->log.diags[i].col
+			 && !strcmp(c.log.diags[i].message,
+				    c1->log.diags[i].message),
+			 "read in pieces: %u:%u: %s, not %u:%u: %s",
+			 c.log.diags[i].line, c.log.diags[i].col,
+			 c.log.diags[i].message, c1->log.diags[i].line,
+			 c1->log.diags[i].col, c1->log.diags[i].message);
+	FZ_CHECK(l.len == l1->len, "read in pieces: %zu resources, not %zu",
+		 l.len, l1->len);
+	for (size_t i = 0; i < l.len; i++) {
+		unsigned line;
+		const char *why = fz_tree_diff(l1->items[i]->root,
+					       l.items[i]->root, &line);
+
+		FZ_CHECK(!why, "read in pieces: resource %zu, line %u: %s", i,
+			 line, why);
+		FZ_CHECK(wg_node_line(l.items[i]->root)
+			 == wg_node_line(l1->items[i]->root)
+			 && l.items[i]->index == l1->items[i]->index,
+			 "read in pieces: resource %zu moved", i);
+	}
+	wg_resources_release(&l);
+	wg_input_release(&in);
+	wg_ctx_release(&c);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -137,8 +187,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (wg_read_stream(&c1, &i1, &l1) != 0) {
 		FZ_CHECK(wg_ctx_failed(&c1) && fz_has_positioned_error(&c1),
 			 "the reader failed without an error at a position");
+		check_split(&c1, -1, &l1, data, size);
 		goto out1;
 	}
+	check_split(&c1, 0, &l1, data, size);
 	FZ_CHECK(!wg_ctx_failed(&c1), "the reader logged an error but "
 		 "returned success");
 	if (wg_write_resources(&c1, &o1, &l1, WG_FORMAT_YAML) != 0) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# build --jobs: the output is written on several threads and is the same
-# bytes for every thread count (corpus, a large stream, -o), and a bad
-# count is a usage error.
+# build --jobs: a large input is read and the output written on several
+# threads, with the same bytes and messages for every thread count
+# (corpus, a large stream, a broken one, -o), and a bad count is a usage
+# error.
 #   build_jobs.sh WINGEN YAMLCMP CORPUS
 set -u
 wingen=$1 corpus=${3:-}
@@ -11,40 +12,48 @@ cd "$tmp" || exit 1
 fail=0
 no() { echo "FAIL $*"; fail=1; }
 
-# A stream large enough for many batches: Windows and Linux workloads,
-# Services, ConfigMaps with blocks kept open ("|+").
-for i in $(seq 1 1500); do
-	cat <<YAML
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web-$i, namespace: ns-$((i % 7))}
-spec:
-  selector: {matchLabels: {app: web-$i}}
-  template:
-    metadata: {labels: {app: web-$i}}
-    spec:
-      containers:
-      - name: c
-        image: $([ $((i % 3)) = 0 ] && echo mcr.microsoft.com/windows/servercore:ltsc2022 || echo nginx:1.27)
----
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: cm-$i}
-data:
-  conf: |+
-    line $i
-
-YAML
-done >big.yaml
+# A stream large enough to be read in pieces (over 2 MB) and written in
+# many batches: Windows and Linux workloads, ConfigMaps with blocks kept
+# open ("|+").
+awk 'BEGIN {
+	for (i = 1; i <= 8000; i++) {
+		image = i % 3 ? "nginx:1.27" \
+			: "mcr.microsoft.com/windows/servercore:ltsc2022"
+		printf "---\napiVersion: apps/v1\nkind: Deployment\n"
+		printf "metadata: {name: web-%d, namespace: ns-%d}\n", i, i % 7
+		printf "spec:\n  selector: {matchLabels: {app: web-%d}}\n", i
+		printf "  template:\n    metadata: {labels: {app: web-%d}}\n", i
+		printf "    spec:\n      containers:\n      - name: c\n"
+		printf "        image: %s\n", image
+		printf "---\napiVersion: v1\nkind: ConfigMap\n"
+		printf "metadata: {name: cm-%d}\ndata:\n  conf: |+\n", i
+		printf "    line %d\n\n", i
+	}
+}' >big.yaml
 
 "$wingen" build -f big.yaml -j1 >one.yaml 2>err || no "-j1: exit $?: $(cat err)"
-grep -c '^kind: Deployment$' one.yaml | grep -qx 1500 || no "-j1: Deployments lost"
+[ "$(wc -c <big.yaml)" -gt 2200000 ] || no "big.yaml is too small to be cut"
+grep -c '^kind: Deployment$' one.yaml | grep -qx 8000 || no "-j1: Deployments lost"
 for j in 2 3 4 16; do
 	"$wingen" build -f big.yaml --jobs "$j" >out.yaml 2>err \
 		|| no "-j$j: exit $?: $(cat err)"
 	cmp -s one.yaml out.yaml || no "-j$j: output differs from -j1"
 done
+# Messages with positions from late in the stream: the same.
+"$wingen" build -f big.yaml --strict -j1 >/dev/null 2>err1; r1=$?
+"$wingen" build -f big.yaml --strict -j4 >out 2>err4; r4=$?
+[ $r1 = $r4 ] || no "--strict: exit $r1 with -j1, $r4 with -j4"
+cmp -s err1 err4 || no "--strict: messages differ with -j4"
+# Broken YAML near the end: one error, the one -j1 gives, nothing written.
+{ cat big.yaml; printf -- '---\nbroken: [a,\n---\nlast: 1\n'; } >broken.yaml
+"$wingen" build -f broken.yaml -j1 >out 2>err1; r1=$?
+"$wingen" build -f broken.yaml -j4 >out 2>err4; r4=$?
+[ $r1 = 1 ] && [ $r4 = 1 ] || no "broken: exit $r1 with -j1, $r4 with -j4"
+[ -s out ] && no "broken: wrote to stdout"
+cmp -s err1 err4 || no "broken: messages differ: $(cat err1) / $(cat err4)"
+n=$(wc -l <big.yaml)
+grep -Eq "^broken.yaml:($((n + 2))|$((n + 3))):" err4 \
+	|| no "broken: not at its line: $(cat err4)"
 "$wingen" build -f big.yaml >out.yaml 2>err || no "default jobs: exit $?"
 cmp -s one.yaml out.yaml || no "default jobs: output differs from -j1"
 "$wingen" build -f big.yaml -j 3 -o file.yaml 2>err || no "-o: exit $?"
