@@ -10,8 +10,8 @@
 # on a shared machine falls on all of them alike):
 #   floor       bench/floor: libyaml parse -> emit, wingen's emitter settings
 #   fmt         wingen fmt -f STREAM
-#   build       wingen build bench/profile-3builds.yaml -f STREAM (its
-#               output emitted on the default threads: CPUs, at most 4)
+#   build       wingen build bench/profile-3builds.yaml -f STREAM (read
+#               and written on the default threads: CPUs, at most 4)
 #   build -j1   the same on one thread
 #   kustomize   kubectl kustomize with bench/kustomize/ (1k and 2k only:
 #               it grows quadratically)
@@ -85,7 +85,7 @@ have_valgrind=false
 have valgrind && have_valgrind=true
 $have_valgrind || note "valgrind not found: no instruction counts"
 
-# Threads build emits its output on by default (src/cli/cmd_build.c):
+# Threads build reads and writes on by default (src/cli/cmd_build.c):
 # the CPUs it may use, at most 4.
 jobs=$(nproc)
 [ "$jobs" -gt 4 ] && jobs=4
@@ -302,7 +302,7 @@ targets() {
 	local r
 	if [ -n "${med[50k:build]:-}" ]; then
 		r=$(calc %.2f "${med[50k:build]} / ${med[50k:floor]}")
-		echo "- build ≤ 1.3 × floor at 50k: $r × (CPU $(cpu_ratio 50k:build 50k:floor) ×; output on $jobs threads) — $(verdict "$r <= 1.3")"
+		echo "- build ≤ 1.3 × floor at 50k: $r × (CPU $(cpu_ratio 50k:build 50k:floor) ×; read and written on $jobs threads) — $(verdict "$r <= 1.3")"
 		r=$(calc %.2f "${med[50k:build1]} / ${med[50k:floor]}")
 		echo "- the same on one thread (build -j1): $r × (CPU $(cpu_ratio 50k:build1 50k:floor) ×) — $(verdict "$r <= 1.3")"
 		r=$(calc %.2f "${med[50k:fmt]} / ${med[50k:floor]}")
