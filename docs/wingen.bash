@@ -60,7 +60,8 @@ _wingen()
 		--load-restrictor --help" ;;
 	check) opts="-f --filename --output-format --strict --templates
 		--load-restrictor --help" ;;
-	fmt) opts="-f --filename -o --output --output-format --help" ;;
+	fmt) opts="-f --filename -o --output --output-format -j --jobs
+		--help" ;;
 	migrate) opts="--in-place --diff --reformat-fallback
 		--runtimeclass-file --strict --templates --load-restrictor
 		--help" ;;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "wingen/alloc.h"
+#include "wingen/event_pipe.h"
 #include "wingen/scalar.h"
 
 /* A collection being built: its children are stack[base..]. */
@@ -164,6 +165,7 @@ void wg_reader_release_doc(struct wg_reader *r)
 
 void wg_reader_release(struct wg_reader *r)
 {
+	wg_event_pipe_stop(r->pipe);	/* before the parser it uses */
 	free(r->pos);
 	free(r->owned);	/* strings: wg_reader_release_doc(), while nodes live */
 	clear_anchors(r);
@@ -818,14 +820,26 @@ int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
 	*root = NULL;
 	if (r->done || r->failed)
 		return r->failed ? -1 : 0;
+	/* One segment covers the rest of the input (no JSON stream, whose
+	 * values need a parser each): it may be parsed on a thread. */
+	if (r->threaded && !r->pipe_tried) {
+		r->pipe_tried = true;
+		if (r->seg_end == r->end)
+			r->pipe = wg_event_pipe_start(&r->parser);
+		/* the pipe's events are its own: nothing is adopted */
+		if (r->pipe)
+			r->adopt = false;
+	}
 	for (;;) {
 		int rc = 0;
 
-		if (!yaml_parser_parse(&r->parser, &e))
+		if (!(r->pipe ? wg_event_pipe_next(r->pipe, &e)
+			      : yaml_parser_parse(&r->parser, &e)))
 			return parser_error(r);
 		switch (e.type) {
 		case YAML_STREAM_END_EVENT:
-			yaml_event_delete(&e);
+			if (!r->pipe)	/* the pipe frees its own */
+				yaml_event_delete(&e);
 			if (r->seg_end < r->end
 			    && skip_space(r->in->data, r->end, r->seg_end)
 			       < r->end) {
@@ -854,7 +868,8 @@ int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
 			}
 			*root = r->stack_len ? r->stack[0] : NULL;
 			*index = r->doc_index++;
-			yaml_event_delete(&e);
+			if (!r->pipe)	/* the pipe frees its own */
+				yaml_event_delete(&e);
 			return in_doc ? 1 : 0;
 		case YAML_SCALAR_EVENT:
 			rc = on_scalar(r, arena, &e);
@@ -875,7 +890,8 @@ int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
 		default:
 			break;
 		}
-		event_free(&e);
+		if (!r->pipe)
+			event_free(&e);
 		if (rc)
 			return -1;
 	}

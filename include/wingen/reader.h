@@ -54,6 +54,16 @@ struct wg_reader {
 	 * streaming (fmt); trees kept for long should not use it.
 	 */
 	bool adopt;
+	/*
+	 * Set before the first wg_reader_next to parse on a thread of its
+	 * own (event_pipe.h) while the caller builds and writes: for fmt.
+	 * Then nothing is adopted (the pipe frees the parser's strings on
+	 * its thread; scalars point into the input or the arena).  A JSON
+	 * stream is parsed on the caller's thread.
+	 */
+	bool threaded;
+	struct wg_event_pipe *pipe;	/* NULL: parsing on this thread */
+	bool pipe_tried;
 	/* Set by wg_read_stream() when the list shares keys (resource.h). */
 	struct wg_resources *shared_keys;
 	struct wg_node **owned;	/* nodes holding adopted strings */

@@ -89,6 +89,14 @@ int wg_cli_emit(struct wg_ctx *ctx, const char *path,
  * "file:line: Kind/ns/name: field: old -> new (plugin: reason)". */
 void wg_cli_explain(FILE *out, const struct wg_log *log);
 
+/*
+ * The --jobs value of cmd: a number from 1 to WG_EMIT_MAX_JOBS, or, when
+ * arg is NULL, the CPUs this process may use, at most 4 (past that the
+ * thread that writes is the limit).  0, or WG_EXIT_USAGE after a usage
+ * error.
+ */
+int wg_cli_parse_jobs(const char *cmd, const char *arg, unsigned *jobs);
+
 /* Parses "yaml" or "json" (the --output-format value). */
 int wg_parse_format(const char *cmd, const char *arg, enum wg_format *out);
 

@@ -3,12 +3,10 @@
  * the generators and transforms, writes the result or nothing at all.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "options.h"
-#include "wingen/emit_stream.h"
 #include "wingen/pipeline.h"
 #include "wingen/profile.h"
 
@@ -26,32 +24,6 @@ struct build_opts {
 	unsigned jobs;		/* threads writing the output (--jobs) */
 	struct wg_profile_opts popts;
 };
-
-/* Threads for the output when --jobs is not given: the CPUs this
- * process may use, at most 4 (past that the writing thread is the limit). */
-static unsigned default_jobs(void)
-{
-	unsigned cpus = wg_emit_cpus();
-
-	return cpus < 4 ? cpus : 4;
-}
-
-static int parse_jobs(const char *arg, unsigned *jobs)
-{
-	char *end;
-	long n;
-
-	if (!arg) {
-		*jobs = default_jobs();
-		return 0;
-	}
-	n = strtol(arg, &end, 10);
-	if (end == arg || *end || n < 1 || n > WG_EMIT_MAX_JOBS)
-		return wg_usage_error("build", "--jobs takes a number from 1 "
-				      "to %d, not '%s'", WG_EMIT_MAX_JOBS, arg);
-	*jobs = (unsigned)n;
-	return 0;
-}
 
 static int parse(int argc, char **argv, struct build_opts *o)
 {
@@ -75,7 +47,7 @@ static int parse(int argc, char **argv, struct build_opts *o)
 
 	o->format = (enum wg_format)format;
 	if (rc == 0)
-		rc = parse_jobs(jobs, &o->jobs);
+		rc = wg_cli_parse_jobs("build", jobs, &o->jobs);
 	if (rc == 0 && o->args.len > 1)
 		return wg_usage_error("build", "unexpected argument '%s'",
 				      o->args.items[1]);

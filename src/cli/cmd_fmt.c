@@ -14,16 +14,19 @@ struct fmt_opts {
 	struct wg_pathlist paths;
 	const char *output;
 	enum wg_format format;
+	unsigned jobs;	/* 2 or more: parse on a thread of its own */
 };
 
 static int parse(int argc, char **argv, struct fmt_opts *o)
 {
 	static const char *const formats[] = { "yaml", "json", NULL };
 	int format = WG_FORMAT_YAML;
+	const char *jobs = NULL;
 	const struct wg_opt opts[] = {
 		{ "filename", 'f', WG_OPT_PATHS, &o->paths, NULL },
 		{ "output", 'o', WG_OPT_STRING, &o->output, NULL },
 		{ "output-format", 0, WG_OPT_CHOICE, &format, formats },
+		{ "jobs", 'j', WG_OPT_STRING, &jobs, NULL },
 		WG_OPT_END,
 	};
 	struct wg_pathlist extra = { 0 };
@@ -34,6 +37,8 @@ static int parse(int argc, char **argv, struct fmt_opts *o)
 				    "for inputs)", extra.items[0]);
 	wg_pathlist_release(&extra);
 	o->format = (enum wg_format)format;
+	if (rc == 0)
+		rc = wg_cli_parse_jobs("fmt", jobs, &o->jobs);
 	if (rc == 0 && !o->paths.len)
 		wg_pathlist_add(&o->paths, "-");
 	return rc;
@@ -46,7 +51,7 @@ static int parse(int argc, char **argv, struct fmt_opts *o)
  */
 static void fmt_input(struct wg_ctx *ctx, const struct wg_input *in,
 		      struct wg_yaml_writer *yw, struct wg_buf *out,
-		      enum wg_format format)
+		      const struct fmt_opts *o)
 {
 	struct wg_resources docs;
 	struct wg_reader r;
@@ -56,6 +61,7 @@ static void fmt_input(struct wg_ctx *ctx, const struct wg_input *in,
 
 	wg_reader_init(&r, ctx, in);
 	r.adopt = true;
+	r.threaded = o->jobs > 1;
 	wg_resources_init(&docs);
 	do {
 		docs.len = 0;
@@ -65,7 +71,7 @@ static void fmt_input(struct wg_ctx *ctx, const struct wg_input *in,
 			break;
 		wg_resources_add_document(&docs, root, in->name, index);
 		for (size_t i = 0; i < docs.len; i++) {
-			if (format == WG_FORMAT_JSON)
+			if (o->format == WG_FORMAT_JSON)
 				wg_json_write(ctx, out, docs.items[i]);
 			else if (wg_yaml_writer_doc_take(yw, docs.items[i]->root))
 				wg_error(ctx, docs.items[i], NULL, NULL,
@@ -102,7 +108,7 @@ int wg_cmd_fmt(int argc, char **argv)
 			continue;
 		/* The output is about the input's size: one growth, not many. */
 		wg_buf_grow(&out, in.len + in.len / 8);
-		fmt_input(&ctx, &in, &yw, &out, o.format);
+		fmt_input(&ctx, &in, &yw, &out, &o);
 		wg_input_release(&in);
 	}
 	if (o.format == WG_FORMAT_YAML && wg_yaml_writer_finish(&yw))

@@ -119,7 +119,7 @@ const struct wg_command wg_commands[] = {
 	},
 	{
 		"fmt", wg_cmd_fmt,
-		"fmt [-f PATH]... [-o FILE] [--output-format yaml|json]",
+		"fmt [-f PATH]... [-o FILE] [--output-format yaml|json] [-j N]",
 		"Read manifests and write them back unchanged (no plugins).",
 		"Empty documents are dropped and Lists expanded; everything else\n"
 		"comes out semantically equal, in the style it went in with.\n\n"
@@ -127,6 +127,9 @@ const struct wg_command wg_commands[] = {
 		"  -f, --filename PATH      input file, folder or - (repeatable)\n"
 		"  -o, --output FILE        write to FILE atomically (default: stdout)\n"
 		"      --output-format FMT  yaml (default) or json (one object a line)\n"
+		"  -j, --jobs N             2 or more: parse on a thread of its own\n"
+		"                           while writing (the same output; default:\n"
+		"                           the CPUs, at most 4)\n"
 		"  -h, --help               show this help\n",
 	},
 	{

@@ -165,6 +165,25 @@ int wg_cli_emit(struct wg_ctx *ctx, const char *path,
 	return rc ? output_failed(ctx, before, rc) : WG_EXIT_OK;
 }
 
+int wg_cli_parse_jobs(const char *cmd, const char *arg, unsigned *jobs)
+{
+	char *end;
+	long n;
+
+	if (!arg) {
+		unsigned cpus = wg_emit_cpus();
+
+		*jobs = cpus < 4 ? cpus : 4;
+		return 0;
+	}
+	n = strtol(arg, &end, 10);
+	if (end == arg || *end || n < 1 || n > WG_EMIT_MAX_JOBS)
+		return wg_usage_error(cmd, "--jobs takes a number from 1 to "
+				      "%d, not '%s'", WG_EMIT_MAX_JOBS, arg);
+	*jobs = (unsigned)n;
+	return 0;
+}
+
 int wg_parse_format(const char *cmd, const char *arg, enum wg_format *out)
 {
 	if (strcmp(arg, "yaml") == 0) {

@@ -12,8 +12,9 @@
  *  - the stream written in batches (emit_stream.h: one document a batch,
  *    or two, on one thread or two) is the one emitter's bytes;
  *  - the input read in pieces on threads (read_split.h, cut wherever a
- *    document starts) gives the one reader's resources, positions and
- *    indices, or its very diagnostics.
+ *    document starts), and read with the parser on a thread of its own
+ *    (event_pipe.h, as fmt -j does), gives the one reader's resources,
+ *    positions and indices, or its very diagnostics.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,9 +127,28 @@ static void check_batches(const struct wg_resources *list,
 	}
 }
 
+/* As wg_read_stream(), with the parser on a thread of its own. */
+static int read_threaded(struct wg_ctx *ctx, const struct wg_input *in,
+			 struct wg_resources *list)
+{
+	const char *file = wg_arena_strdup(&list->arena, in->name);
+	struct wg_reader r;
+	struct wg_node *root;
+	unsigned index;
+	int rc;
+
+	wg_reader_init(&r, ctx, in);
+	r.threaded = true;
+	while ((rc = wg_reader_next(&r, &list->arena, &root, &index)) > 0)
+		wg_resources_add_document(list, root, file, index);
+	wg_reader_release(&r);
+	return rc;
+}
+
+/* threaded: read with read_threaded(), else in pieces. */
 static void check_split(const struct wg_ctx *c1, int rc1,
 			const struct wg_resources *l1, const uint8_t *data,
-			size_t size)
+			size_t size, bool threaded)
 {
 	struct wg_ctx c;
 	struct wg_input in;
@@ -138,10 +158,11 @@ static void check_split(const struct wg_ctx *c1, int rc1,
 	wg_ctx_init(&c);
 	fz_input(&in, "fuzz.yaml", data, size);
 	wg_resources_init(&l);
-	rc = wg_read_stream_split(&c, &in, &l, 3, 1);
-	FZ_CHECK(rc == rc1, "read in pieces: status %d, not %d", rc, rc1);
+	rc = threaded ? read_threaded(&c, &in, &l)
+		      : wg_read_stream_split(&c, &in, &l, 3, 1);
+	FZ_CHECK(rc == rc1, "read in pieces or threaded: status %d, not %d", rc, rc1);
 	FZ_CHECK(c.log.ndiags == c1->log.ndiags && c.documents == c1->documents,
-		 "read in pieces: %zu diagnostics and %zu documents, not %zu "
+		 "read in pieces or threaded: %zu diagnostics and %zu documents, not %zu "
 		 "and %zu", c.log.ndiags, c.documents, c1->log.ndiags,
 		 c1->documents);
 	for (size_t i = 0; i < c.log.ndiags; i++)
@@ -149,23 +170,23 @@ static void check_split(const struct wg_ctx *c1, int rc1,
 			 && c.log.diags[i].col == c1->log.diags[i].col
 			 && !strcmp(c.log.diags[i].message,
 				    c1->log.diags[i].message),
-			 "read in pieces: %u:%u: %s, not %u:%u: %s",
+			 "read in pieces or threaded: %u:%u: %s, not %u:%u: %s",
 			 c.log.diags[i].line, c.log.diags[i].col,
 			 c.log.diags[i].message, c1->log.diags[i].line,
 			 c1->log.diags[i].col, c1->log.diags[i].message);
-	FZ_CHECK(l.len == l1->len, "read in pieces: %zu resources, not %zu",
+	FZ_CHECK(l.len == l1->len, "read in pieces or threaded: %zu resources, not %zu",
 		 l.len, l1->len);
 	for (size_t i = 0; i < l.len; i++) {
 		unsigned line;
 		const char *why = fz_tree_diff(l1->items[i]->root,
 					       l.items[i]->root, &line);
 
-		FZ_CHECK(!why, "read in pieces: resource %zu, line %u: %s", i,
+		FZ_CHECK(!why, "read in pieces or threaded: resource %zu, line %u: %s", i,
 			 line, why);
 		FZ_CHECK(wg_node_line(l.items[i]->root)
 			 == wg_node_line(l1->items[i]->root)
 			 && l.items[i]->index == l1->items[i]->index,
-			 "read in pieces: resource %zu moved", i);
+			 "read in pieces or threaded: resource %zu moved", i);
 	}
 	wg_resources_release(&l);
 	wg_input_release(&in);
@@ -187,10 +208,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (wg_read_stream(&c1, &i1, &l1) != 0) {
 		FZ_CHECK(wg_ctx_failed(&c1) && fz_has_positioned_error(&c1),
 			 "the reader failed without an error at a position");
-		check_split(&c1, -1, &l1, data, size);
+		check_split(&c1, -1, &l1, data, size, false);
+		check_split(&c1, -1, &l1, data, size, true);
 		goto out1;
 	}
-	check_split(&c1, 0, &l1, data, size);
+	check_split(&c1, 0, &l1, data, size, false);
+	check_split(&c1, 0, &l1, data, size, true);
 	FZ_CHECK(!wg_ctx_failed(&c1), "the reader logged an error but "
 		 "returned success");
 	if (wg_write_resources(&c1, &o1, &l1, WG_FORMAT_YAML) != 0) {

@@ -2,7 +2,7 @@
 # build --jobs: a large input is read and the output written on several
 # threads, with the same bytes and messages for every thread count
 # (corpus, a large stream, a broken one, -o), and a bad count is a usage
-# error.
+# error.  fmt --jobs: the parser on a thread of its own, the same again.
 #   build_jobs.sh WINGEN YAMLCMP CORPUS
 set -u
 wingen=$1 corpus=${3:-}
@@ -62,6 +62,20 @@ cmp -s one.yaml file.yaml || no "-j3 -o: file differs from -j1"
 "$wingen" build -f big.yaml -j4 2>err | head -c 100 >/dev/null
 [ -s err ] && no "closed pipe: stderr: $(cat err)"
 
+# fmt: the parser on its own thread gives the same bytes and messages.
+"$wingen" fmt -f big.yaml -j1 >fone.yaml 2>err || no "fmt -j1: exit $?"
+for j in 2 4; do
+	"$wingen" fmt -f big.yaml -j "$j" >out.yaml 2>err || no "fmt -j$j: exit $?"
+	cmp -s fone.yaml out.yaml || no "fmt -j$j: output differs from -j1"
+done
+"$wingen" fmt -f broken.yaml -j1 >out 2>err1; r1=$?
+"$wingen" fmt -f broken.yaml -j2 >out 2>err2; r2=$?
+[ $r1 = 1 ] && [ $r2 = 1 ] || no "fmt broken: exit $r1 with -j1, $r2 with -j2"
+[ -s out ] && no "fmt broken: wrote to stdout"
+cmp -s err1 err2 || no "fmt broken: messages differ: $(cat err1) / $(cat err2)"
+"$wingen" fmt -f big.yaml -j2 2>err | head -c 100 >/dev/null
+[ -s err ] && no "fmt closed pipe: stderr: $(cat err)"
+
 # Every real manifest: -j1 and -j4 agree byte for byte.
 if [ -d "$corpus" ]; then
 	n=0
@@ -71,6 +85,10 @@ if [ -d "$corpus" ]; then
 		"$wingen" build -f "$f" -j4 >b 2>/dev/null; rb=$?
 		[ $ra = $rb ] || no "$f: exit $ra with -j1, $rb with -j4"
 		cmp -s a b || no "$f: -j1 and -j4 differ"
+		"$wingen" fmt -f "$f" -j1 >a 2>/dev/null; ra=$?
+		"$wingen" fmt -f "$f" -j2 >b 2>/dev/null; rb=$?
+		[ $ra = $rb ] || no "$f: fmt exit $ra with -j1, $rb with -j2"
+		cmp -s a b || no "$f: fmt -j1 and -j2 differ"
 		n=$((n + 1))
 	done
 	[ $n -gt 100 ] || no "corpus: only $n files"
@@ -84,4 +102,7 @@ for bad in 0 17 x 2x -1 ""; do
 	grep -q -- "--jobs takes a number from 1 to 16" err \
 		|| no "--jobs '$bad': message: $(cat err)"
 done
+"$wingen" fmt -f big.yaml -j 0 >out 2>err; rc=$?
+[ $rc = 2 ] && [ ! -s out ] || no "fmt -j 0: exit $rc"
+grep -q "^wingen fmt: --jobs takes a number" err || no "fmt -j 0: $(cat err)"
 exit $fail
