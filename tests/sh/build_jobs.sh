@@ -76,6 +76,24 @@ cmp -s err1 err2 || no "fmt broken: messages differ: $(cat err1) / $(cat err2)"
 "$wingen" fmt -f big.yaml -j2 2>err | head -c 100 >/dev/null
 [ -s err ] && no "fmt closed pipe: stderr: $(cat err)"
 
+# Values larger than a block's text buffer (64 KB), among small ones.
+awk 'BEGIN {
+	for (d = 0; d < 3; d++) {
+		printf "---\nkind: ConfigMap\nmetadata: {name: big-%d}\ndata:\n", d
+		printf "  small: x\n  block: |\n"
+		for (i = 0; i < 4000; i++)
+			printf "    line %d of a large literal block\n", i
+		printf "  plain: "
+		for (i = 0; i < 9000; i++)
+			printf "word%d ", i
+		printf "end\n  after: y\n"
+	}
+}' >large-values.yaml
+"$wingen" fmt -f large-values.yaml -j1 >a 2>err || no "large values -j1: $(cat err)"
+"$wingen" fmt -f large-values.yaml -j2 >b 2>err || no "large values -j2: $(cat err)"
+cmp -s a b || no "large values: fmt -j1 and -j2 differ"
+[ "$(wc -c <a)" -gt 300000 ] || no "large values: output too small"
+
 # Every real manifest: -j1 and -j4 agree byte for byte.
 if [ -d "$corpus" ]; then
 	n=0
