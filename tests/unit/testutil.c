@@ -78,3 +78,28 @@ int t_corpus_next(DIR *d, char *path, size_t size)
 	}
 	return 0;
 }
+
+size_t t_each_corpus_file(void (*fn)(const char *path,
+				     const struct wg_input *in, void *data),
+			  void *data)
+{
+	DIR *d = opendir(WG_CORPUS);
+	char path[1024];
+	size_t files = 0;
+
+	if (!d)
+		return 0;
+	while (t_corpus_next(d, path, sizeof(path))) {
+		struct wg_ctx ctx;
+		struct wg_input in;
+
+		wg_ctx_init(&ctx);
+		ck_assert_int_eq(wg_input_read(&ctx, path, &in), 0);
+		fn(path, &in, data);
+		wg_input_release(&in);
+		wg_ctx_release(&ctx);
+		files++;
+	}
+	closedir(d);
+	return files;
+}

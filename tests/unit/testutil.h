@@ -37,6 +37,15 @@ const char *t_first_message(const struct wg_ctx *ctx);
  */
 int t_corpus_next(DIR *d, char *path, size_t size);
 
+/*
+ * Calls fn for every *.yaml or *.yml file of WG_CORPUS, read into in.
+ * Returns how many files there were: 0 when there is no corpus here (the
+ * shell suites report that skip).
+ */
+size_t t_each_corpus_file(void (*fn)(const char *path,
+				     const struct wg_input *in, void *data),
+			  void *data);
+
 #define WG_TEST_MAIN(suite_fn)						\
 	int main(void)							\
 	{								\
