@@ -227,7 +227,8 @@ int wg_emit_yaml_batches(const struct wg_resources *list, unsigned jobs,
 	for (size_t i = 0; i < list->len; i++)
 		if (!(list->items[i]->flags & WG_RES_DELETED))
 			run.docs[run.ndocs++] = i;
-	run.batch_docs = batch_docs ? batch_docs : 1;
+	run.batch_docs = batch_docs ? batch_docs
+				    : wg_emit_batch_docs(run.ndocs, jobs);
 	run.nbatches = (run.ndocs + run.batch_docs - 1) / run.batch_docs;
 	if (jobs > WG_EMIT_MAX_JOBS)
 		jobs = WG_EMIT_MAX_JOBS;
@@ -274,10 +275,5 @@ int wg_emit_yaml_stream(const struct wg_resources *list, unsigned jobs,
 			wg_emit_sink sink, void *data,
 			struct wg_emit_failure *fail)
 {
-	size_t live = 0;
-
-	for (size_t i = 0; i < list->len; i++)
-		live += !(list->items[i]->flags & WG_RES_DELETED);
-	return wg_emit_yaml_batches(list, jobs, wg_emit_batch_docs(live, jobs),
-				    sink, data, fail);
+	return wg_emit_yaml_batches(list, jobs, 0, sink, data, fail);
 }

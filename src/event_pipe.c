@@ -25,7 +25,6 @@ struct block {
 	yaml_event_t events[BLOCK_EVENTS];
 	size_t n;	/* events in it, the pipe's until the block is reused */
 	bool last;	/* the stream's end, or the parser failed after n */
-	bool failed;
 	char *text;	/* scalars' values, NUL-terminated one after another */
 	size_t text_cap, text_used;
 	bool overflowed;	/* a value did not fit: kept as it was */
@@ -54,7 +53,7 @@ static void reset_block(struct block *b)
 	for (size_t i = 0; i < b->n; i++)
 		release_event(b, &b->events[i]);
 	b->n = 0;
-	b->last = b->failed = false;
+	b->last = false;
 	if (!b->text || b->overflowed) {
 		b->text_cap = b->text_cap ? 2 * b->text_cap : TEXT_MIN;
 		free(b->text);
@@ -121,7 +120,7 @@ static void *parse_blocks(void *arg)
 			yaml_event_t *e = &b->events[b->n];
 
 			if (!yaml_parser_parse(p->parser, e)) {
-				b->last = b->failed = true;
+				b->last = true;
 				break;
 			}
 			if (e->type == YAML_SCALAR_EVENT)

@@ -20,9 +20,6 @@ struct node_ext {
 	struct wg_node node;
 };
 
-#define LINE_MAX_FIELD ((1u << 24) - 1)
-#define COL_MAX_FIELD ((1u << 8) - 1)
-
 static const struct node_ext *ext_of(const struct wg_node *node)
 {
 	/* via void *: the node_ext is 8-aligned, as the arena made it */
@@ -39,7 +36,7 @@ const char *wg_node_ext_tag(const struct wg_node *node)
  * always has a prefix). */
 static bool no_pos(const struct wg_node *n)
 {
-	return n->line == LINE_MAX_FIELD && n->col == COL_MAX_FIELD
+	return n->line == WG_NODE_LINE_SAT && n->col == WG_NODE_COL_SAT
 	       && !(n->flags & WG_NODE_EXT);
 }
 
@@ -52,15 +49,15 @@ void wg_node_forget_pos(struct wg_node *n)
 {
 	if (n->flags & WG_NODE_EXT)
 		return;	/* tagged keys are not shared */
-	n->line = LINE_MAX_FIELD;
-	n->col = COL_MAX_FIELD;
+	n->line = WG_NODE_LINE_SAT;
+	n->col = WG_NODE_COL_SAT;
 }
 
 uint32_t wg_node_line(const struct wg_node *n)
 {
 	if (no_pos(n))
 		return 0;
-	if (n->line == LINE_MAX_FIELD && (n->flags & WG_NODE_EXT))
+	if (n->line == WG_NODE_LINE_SAT && (n->flags & WG_NODE_EXT))
 		return ext_of(n)->line;
 	return n->line;
 }
@@ -69,7 +66,7 @@ uint32_t wg_node_col(const struct wg_node *n)
 {
 	if (no_pos(n))
 		return 0;
-	if (n->col == COL_MAX_FIELD && (n->flags & WG_NODE_EXT))
+	if (n->col == WG_NODE_COL_SAT && (n->flags & WG_NODE_EXT))
 		return ext_of(n)->col;
 	return n->col;
 }
@@ -83,14 +80,14 @@ void wg_node_set_pos(struct wg_node *n, uint32_t line, uint32_t col)
 		x->line = line;
 		x->col = col;
 	}
-	n->line = line < LINE_MAX_FIELD ? line : LINE_MAX_FIELD;
-	n->col = col < COL_MAX_FIELD ? col : COL_MAX_FIELD;
+	n->line = line < WG_NODE_LINE_SAT ? line : WG_NODE_LINE_SAT;
+	n->col = col < WG_NODE_COL_SAT ? col : WG_NODE_COL_SAT;
 }
 
 static struct wg_node *alloc_node(struct wg_arena *arena, int kind,
 				  const char *tag, uint32_t line, uint32_t col)
 {
-	bool far = line >= LINE_MAX_FIELD || col >= COL_MAX_FIELD;
+	bool far = line >= WG_NODE_LINE_SAT || col >= WG_NODE_COL_SAT;
 	struct wg_node *n;
 
 	if (tag || far) {
@@ -108,8 +105,8 @@ static struct wg_node *alloc_node(struct wg_arena *arena, int kind,
 	*n = (struct wg_node){
 		.kind = (unsigned)kind & 3u,
 		.flags = tag || far ? WG_NODE_EXT : 0,
-		.line = far && line >= LINE_MAX_FIELD ? LINE_MAX_FIELD : line,
-		.col = far && col >= COL_MAX_FIELD ? COL_MAX_FIELD : col,
+		.line = line < WG_NODE_LINE_SAT ? line : WG_NODE_LINE_SAT,
+		.col = col < WG_NODE_COL_SAT ? col : WG_NODE_COL_SAT,
 	};
 	return n;
 }

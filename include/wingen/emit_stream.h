@@ -49,8 +49,9 @@ int wg_emit_yaml_stream(const struct wg_resources *list, unsigned jobs,
 			wg_emit_sink sink, void *data,
 			struct wg_emit_failure *fail);
 
-/* As wg_emit_yaml_stream(), with batch_docs documents per batch (at least
- * 1): for tests, which compare every way of cutting a stream. */
+/* As wg_emit_yaml_stream(), with batch_docs documents per batch (0: as
+ * wg_emit_batch_docs() says): for tests, which compare every way of
+ * cutting a stream. */
 int wg_emit_yaml_batches(const struct wg_resources *list, unsigned jobs,
 			 size_t batch_docs, wg_emit_sink sink, void *data,
 			 struct wg_emit_failure *fail);

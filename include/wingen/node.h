@@ -55,6 +55,10 @@ enum {
 /* Largest scalar (bytes) or collection (items, pairs) a node can hold. */
 #define WG_NODE_MAX_LEN ((1u << 22) - 1)
 
+/* Saturated line and column fields: the exact position is in the prefix. */
+#define WG_NODE_LINE_SAT ((1u << 24) - 1)
+#define WG_NODE_COL_SAT ((1u << 8) - 1)
+
 /*
  * 16 bytes: a large stream holds millions of these.  line and col hold
  * the position when it fits (line < 16M, col < 255), else they saturate
@@ -145,7 +149,7 @@ static inline struct wg_node *wg_node_new_at(struct wg_arena *arena, int kind,
 
 	/* inline: the reader makes one per event; a tag or a position
 	 * that does not fit the fields needs a prefix */
-	if (tag || line >= (1u << 24) - 1 || col >= (1u << 8) - 1)
+	if (tag || line >= WG_NODE_LINE_SAT || col >= WG_NODE_COL_SAT)
 		return wg_node_new_ext_at(arena, kind, tag, line, col);
 	n = (struct wg_node *)wg_arena_alloc(arena, sizeof(*n));
 	*n = (struct wg_node){ .kind = (unsigned)kind & 3u, .line = line,

@@ -90,12 +90,15 @@ int wg_cli_emit(struct wg_ctx *ctx, const char *path,
 void wg_cli_explain(FILE *out, const struct wg_log *log);
 
 /*
- * The --jobs value of cmd: a number from 1 to WG_EMIT_MAX_JOBS, or, when
- * arg is NULL, the CPUs this process may use, at most 4 (past that the
- * thread that writes is the limit).  0, or WG_EXIT_USAGE after a usage
- * error.
+ * Threads a command uses when not told: the CPUs this process may use, at
+ * most 4 (past that the thread that writes is the limit).
  */
-int wg_cli_parse_jobs(const char *cmd, const char *arg, unsigned *jobs);
+unsigned wg_cli_default_jobs(void);
+
+/* A thread count given to option --name of cmd: 1 to WG_EMIT_MAX_JOBS.
+ * 0, or WG_EXIT_USAGE after a usage error. */
+int wg_cli_parse_jobs(const char *cmd, const char *name, const char *arg,
+		      unsigned *jobs);
 
 /* Parses "yaml" or "json" (the --output-format value). */
 int wg_parse_format(const char *cmd, const char *arg, enum wg_format *out);

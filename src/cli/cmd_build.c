@@ -21,7 +21,7 @@ struct build_opts {
 	bool print_profile;
 	bool diff;		/* --diff: a unified diff per object */
 	bool check;		/* --check: exit 1 when anything changes */
-	unsigned jobs;		/* threads writing the output (--jobs) */
+	unsigned jobs;		/* threads reading and writing (--jobs) */
 	struct wg_profile_opts popts;
 };
 
@@ -29,7 +29,6 @@ static int parse(int argc, char **argv, struct build_opts *o)
 {
 	static const char *const formats[] = { "yaml", "json", NULL };
 	int format = WG_FORMAT_YAML;
-	const char *jobs = NULL;
 	const struct wg_opt opts[] = {
 		{ "filename", 'f', WG_OPT_PATHS, &o->paths, NULL },
 		{ "output", 'o', WG_OPT_STRING, &o->output, NULL },
@@ -39,15 +38,15 @@ static int parse(int argc, char **argv, struct build_opts *o)
 		{ "check", 0, WG_OPT_FLAG, &o->check, NULL },
 		{ "strict", 0, WG_OPT_FLAG, &o->strict, NULL },
 		{ "print-profile", 0, WG_OPT_FLAG, &o->print_profile, NULL },
-		{ "jobs", 'j', WG_OPT_STRING, &jobs, NULL },
+		{ "jobs", 'j', WG_OPT_JOBS, &o->jobs, NULL },
 		WG_OPTS_PROFILE(&o->popts),
 		WG_OPT_END,
 	};
-	int rc = wg_parse_options("build", argc, argv, opts, &o->args);
+	int rc;
 
+	o->jobs = wg_cli_default_jobs();
+	rc = wg_parse_options("build", argc, argv, opts, &o->args);
 	o->format = (enum wg_format)format;
-	if (rc == 0)
-		rc = wg_cli_parse_jobs("build", jobs, &o->jobs);
 	if (rc == 0 && o->args.len > 1)
 		return wg_usage_error("build", "unexpected argument '%s'",
 				      o->args.items[1]);

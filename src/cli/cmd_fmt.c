@@ -21,33 +21,34 @@ static int parse(int argc, char **argv, struct fmt_opts *o)
 {
 	static const char *const formats[] = { "yaml", "json", NULL };
 	int format = WG_FORMAT_YAML;
-	const char *jobs = NULL;
 	const struct wg_opt opts[] = {
 		{ "filename", 'f', WG_OPT_PATHS, &o->paths, NULL },
 		{ "output", 'o', WG_OPT_STRING, &o->output, NULL },
 		{ "output-format", 0, WG_OPT_CHOICE, &format, formats },
-		{ "jobs", 'j', WG_OPT_STRING, &jobs, NULL },
+		{ "jobs", 'j', WG_OPT_JOBS, &o->jobs, NULL },
 		WG_OPT_END,
 	};
 	struct wg_pathlist extra = { 0 };
-	int rc = wg_parse_options("fmt", argc, argv, opts, &extra);
+	int rc;
+
+	o->jobs = wg_cli_default_jobs();
+	rc = wg_parse_options("fmt", argc, argv, opts, &extra);
 
 	if (rc == 0 && extra.len)
 		rc = wg_usage_error("fmt", "unexpected argument '%s' (use -f "
 				    "for inputs)", extra.items[0]);
 	wg_pathlist_release(&extra);
 	o->format = (enum wg_format)format;
-	if (rc == 0)
-		rc = wg_cli_parse_jobs("fmt", jobs, &o->jobs);
 	if (rc == 0 && !o->paths.len)
 		wg_pathlist_add(&o->paths, "-");
 	return rc;
 }
 
 /*
- * Streams one input: each document is written, then its tree dropped.  The
- * reader adopts libyaml's strings and the writer hands them back, so a
- * scalar's text is never copied (see reader.h).
+ * Streams one input: each document is written, then its tree dropped.  On
+ * one thread the reader adopts libyaml's strings and the writer hands them
+ * back, so a scalar's text is never copied; with jobs, libyaml parses the
+ * next document on a thread of its own meanwhile (reader.h, threaded).
  */
 static void fmt_input(struct wg_ctx *ctx, const struct wg_input *in,
 		      struct wg_yaml_writer *yw, struct wg_buf *out,

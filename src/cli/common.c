@@ -165,21 +165,23 @@ int wg_cli_emit(struct wg_ctx *ctx, const char *path,
 	return rc ? output_failed(ctx, before, rc) : WG_EXIT_OK;
 }
 
-int wg_cli_parse_jobs(const char *cmd, const char *arg, unsigned *jobs)
+unsigned wg_cli_default_jobs(void)
+{
+	unsigned cpus = wg_emit_cpus();
+
+	return cpus < 4 ? cpus : 4;
+}
+
+int wg_cli_parse_jobs(const char *cmd, const char *name, const char *arg,
+		      unsigned *jobs)
 {
 	char *end;
-	long n;
+	long n = strtol(arg, &end, 10);
 
-	if (!arg) {
-		unsigned cpus = wg_emit_cpus();
-
-		*jobs = cpus < 4 ? cpus : 4;
-		return 0;
-	}
-	n = strtol(arg, &end, 10);
 	if (end == arg || *end || n < 1 || n > WG_EMIT_MAX_JOBS)
-		return wg_usage_error(cmd, "--jobs takes a number from 1 to "
-				      "%d, not '%s'", WG_EMIT_MAX_JOBS, arg);
+		return wg_usage_error(cmd, "--%s takes a number from 1 to "
+				      "%d, not '%s'", name, WG_EMIT_MAX_JOBS,
+				      arg);
 	*jobs = (unsigned)n;
 	return 0;
 }

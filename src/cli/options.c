@@ -47,6 +47,8 @@ static int apply(const char *cmd, const struct wg_opt *o, const char *arg)
 		return choice(cmd, o, arg);
 	case WG_OPT_RESTRICTOR:
 		return wg_parse_load_restrictor(cmd, arg, o->target);
+	case WG_OPT_JOBS:
+		return wg_cli_parse_jobs(cmd, o->name, arg, o->target);
 	}
 	return 0;
 }

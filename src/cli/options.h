@@ -18,6 +18,9 @@ enum wg_opt_kind {
 	WG_OPT_CHOICE,		/* int *: index of the value in choices */
 	WG_OPT_RESTRICTOR,	/* bool *: --load-restrictor none (true) or
 				   rootonly (false), kustomize spellings too */
+	WG_OPT_JOBS,		/* unsigned *: a thread count, 1 to
+				   WG_EMIT_MAX_JOBS; give the target
+				   wg_cli_default_jobs() first */
 };
 
 struct wg_opt {

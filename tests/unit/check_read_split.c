@@ -226,22 +226,6 @@ START_TEST(document_limit)
 }
 END_TEST
 
-/* Pieces below min_piece are not cut: one piece, one reader. */
-START_TEST(small_is_not_cut)
-{
-	struct wg_input in;
-	struct read one, cut;
-
-	t_input(&in, "small.yaml", "a: 1\n---\nb: 2\n");
-	read_with(&one, &in, 0, 0, 0);
-	read_with(&cut, &in, 8, WG_READ_SPLIT_MIN_PIECE, 0);
-	assert_same_read(&one, &cut, "small.yaml");
-	read_release(&cut);
-	read_release(&one);
-	wg_input_release(&in);
-}
-END_TEST
-
 /* One corpus file: one reader against pieces cut wherever they can be. */
 static void split_file(const char *path, const struct wg_input *in,
 		       void *data)
@@ -275,7 +259,6 @@ static Suite *read_split_suite(void)
 	tcase_add_test(tc, streams_agree);
 	tcase_add_test(tc, errors_agree);
 	tcase_add_test(tc, document_limit);
-	tcase_add_test(tc, small_is_not_cut);
 	tcase_add_test(tc, corpus_agrees);
 	suite_add_tcase(s, tc);
 	return s;
