@@ -265,12 +265,12 @@ static void resolve(struct svc *s, struct backend *b)
 	autoscaled(s, b);
 }
 
-static size_t backends(struct wg_ctx *ctx, struct svc *s, struct backend **out)
+/* Indexes every workload by its pod labels, and collects the Services,
+ * in one pass over the list. */
+static void index_backends(struct wg_ctx *ctx, struct svc *s)
 {
 	struct wg_resources *list = s->list;
-	size_t n = 0;
 
-	*out = wg_arena_zalloc(s->arena, (list->len + 1) * sizeof(**out));
 	s->by_label = wg_index_new();
 	for (size_t i = 0; i < list->len; i++) {
 		struct wg_resource *res = list->items[i];
@@ -292,7 +292,7 @@ static size_t backends(struct wg_ctx *ctx, struct svc *s, struct backend **out)
 		sel = wg_select(ctx, list, res);
 		if (!sel->workload || wg_resource_kind_is(res, "PodTemplate"))
 			continue;
-		b = &(*out)[n++];
+		b = wg_arena_zalloc(s->arena, sizeof(*b));
 		b->res = res;
 		b->sel = sel;
 		b->labels = wg_podspec_labels(&sel->pod);
@@ -300,7 +300,6 @@ static size_t backends(struct wg_ctx *ctx, struct svc *s, struct backend **out)
 		b->windows = (sel->windows && !sel->failed) || sel->pod_windows;
 		index_labels(s, b);
 	}
-	return n;
 }
 
 /* ---- findings ----------------------------------------------------------- */
@@ -589,7 +588,7 @@ static void backend_count(struct svc *s)
 
 /* ---- the plugin ---------------------------------------------------------- */
 
-static void check(struct svc *s, const struct backend *all, size_t nall)
+static void check(struct svc *s)
 {
 	const struct wg_node *selector = wg_map_get(s->spec, "selector");
 	struct wg_label_selector ls;
@@ -644,8 +643,6 @@ static void check(struct svc *s, const struct backend *all, size_t nall)
 		else
 			s->nlin++;
 	}
-	(void)all;
-	(void)nall;
 	if (!s->nwin)
 		return;
 	s->fronts = labels_of(s, true);
@@ -664,17 +661,14 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 {
 	struct svc s = { .ctx = ctx, .list = list, .arena = &list->arena,
 			 .p = ctx->profile };
-	struct backend *all;
-	size_t nall;
-
 	(void)config;
 	if (!s.p || !s.p->nbuilds)
 		return 0;
-	nall = backends(ctx, &s, &all);
+	index_backends(ctx, &s);
 	for (size_t i = 0; i < s.nservices; i++) {
 		s.res = s.services[i];
 		s.spec = wg_map_get(s.res->root, "spec");
-		check(&s, all, nall);
+		check(&s);
 	}
 	free(s.services);
 	wg_index_free(s.hpas);
