@@ -7,9 +7,9 @@
  *   floor [FILE] > out.yaml        (no FILE or "-": standard input)
  *
  * It does what wingen does around libyaml and nothing more: reads the
- * whole input into memory first (as src/input.c does), parses it as
- * UTF-8 from that string (as src/reader.c does), and emits with the
- * settings of src/writer.c (width unlimited, unicode on, indent 2, LF
+ * whole input into memory first (as src/base/input.c does), parses it as
+ * UTF-8 from that string (as src/yaml/reader.c does), and emits with the
+ * settings of src/yaml/writer.c (width unlimited, unicode on, indent 2, LF
  * breaks, implicit document ends, "---" only between documents).  Output
  * goes to standard output through one large buffer.
  * Exit 0 on success, 1 on a read, parse or write error, 2 on bad usage.

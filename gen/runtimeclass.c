@@ -8,15 +8,15 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "wingen/alloc.h"
-#include "wingen/buf.h"
-#include "wingen/input.h"
-#include "wingen/labelsel.h"
-#include "wingen/profile.h"
-#include "wingen/reader.h"
-#include "wingen/runtimeclass.h"
-#include "wingen/template.h"
-#include "wingen/writer.h"
+#include "wingen/base/alloc.h"
+#include "wingen/base/buf.h"
+#include "wingen/base/input.h"
+#include "wingen/k8s/labelsel.h"
+#include "wingen/profile/profile.h"
+#include "wingen/yaml/reader.h"
+#include "wingen/core/runtimeclass.h"
+#include "wingen/base/template.h"
+#include "wingen/yaml/writer.h"
 
 #define TEMPLATE "runtimeclass.yaml"
 

@@ -43,10 +43,10 @@
 
 #include "images.h"
 #include "tx.h"
-#include "wingen/alloc.h"
-#include "wingen/catalog.h"
-#include "wingen/labelsel.h"
-#include "wingen/runtimeclass.h"
+#include "wingen/base/alloc.h"
+#include "wingen/k8s/catalog.h"
+#include "wingen/k8s/labelsel.h"
+#include "wingen/core/runtimeclass.h"
 
 #define BUILD_KEY "node.kubernetes.io/windows-build"
 

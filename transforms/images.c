@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "images.h"
-#include "wingen/buf.h"
-#include "wingen/catalog.h"
+#include "wingen/base/buf.h"
+#include "wingen/k8s/catalog.h"
 
 /* replace with $release, $build and $arch (or ${...}) of b filled in;
  * "$$" and every other "$" are left to PCRE2. */

@@ -5,9 +5,9 @@
  * Images per build, for fan-out (private to this folder).
  */
 
-#include "wingen/ctx.h"
-#include "wingen/profile.h"
-#include "wingen/resource.h"
+#include "wingen/base/ctx.h"
+#include "wingen/profile/profile.h"
+#include "wingen/yaml/resource.h"
 
 /*
  * The image (a scalar) as build b needs it.  The profile's windows.images

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "tx.h"
-#include "wingen/sched.h"
+#include "wingen/k8s/sched.h"
 
 static const char *const os_keys[] = {
 	"kubernetes.io/os", "beta.kubernetes.io/os",

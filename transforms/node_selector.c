@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "tx.h"
-#include "wingen/sched.h"
+#include "wingen/k8s/sched.h"
 
 struct want {
 	const char *key;

@@ -43,11 +43,11 @@
 #include <string.h>
 
 #include "tx.h"
-#include "wingen/alloc.h"
-#include "wingen/buf.h"
-#include "wingen/catalog.h"
-#include "wingen/index.h"
-#include "wingen/labelsel.h"
+#include "wingen/base/alloc.h"
+#include "wingen/base/buf.h"
+#include "wingen/k8s/catalog.h"
+#include "wingen/base/index.h"
+#include "wingen/k8s/labelsel.h"
 
 #define MAX_BACKENDS 64
 

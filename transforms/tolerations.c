@@ -8,7 +8,7 @@
  * and the result is what the RuntimeClass admission merge would keep.
  */
 #include "tx.h"
-#include "wingen/sched.h"
+#include "wingen/k8s/sched.h"
 
 static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	       struct wg_resource *res, const void *config)

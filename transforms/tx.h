@@ -6,8 +6,8 @@
  * a contract of the core).
  */
 
-#include "wingen/plugin.h"
-#include "wingen/select.h"
+#include "wingen/core/plugin.h"
+#include "wingen/core/select.h"
 
 /* The prepare hook of every workload transform: select the whole list
  * once, so unmatched windows.select entries are reported. */

@@ -5,11 +5,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "wingen/ctx.h"
-#include "wingen/input.h"
-#include "wingen/profile.h"
-#include "wingen/resource.h"
-#include "wingen/writer.h"
+#include "wingen/base/ctx.h"
+#include "wingen/base/input.h"
+#include "wingen/profile/profile.h"
+#include "wingen/yaml/resource.h"
+#include "wingen/yaml/writer.h"
 
 /*
  * The command-line layer: the only code that prints.  One file per command

@@ -7,8 +7,8 @@
 
 #include "cli.h"
 #include "options.h"
-#include "wingen/pipeline.h"
-#include "wingen/profile.h"
+#include "wingen/core/pipeline.h"
+#include "wingen/profile/profile.h"
 
 struct build_opts {
 	struct wg_pathlist args;	/* [PROFILE] */

@@ -7,9 +7,9 @@
 
 #include "cli.h"
 #include "options.h"
-#include "wingen/buf.h"
-#include "wingen/catalog.h"
-#include "wingen/scalar.h"
+#include "wingen/base/buf.h"
+#include "wingen/k8s/catalog.h"
+#include "wingen/yaml/scalar.h"
 
 static void runs(struct wg_buf *out, const struct wg_release *host,
 		 const char *sep, bool quote)

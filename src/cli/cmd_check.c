@@ -9,9 +9,9 @@
 
 #include "cli.h"
 #include "options.h"
-#include "wingen/alloc.h"
-#include "wingen/profile.h"
-#include "wingen/scalar.h"
+#include "wingen/base/alloc.h"
+#include "wingen/profile/profile.h"
+#include "wingen/yaml/scalar.h"
 
 struct check_opts {
 	struct wg_pathlist args;	/* [PROFILE] */

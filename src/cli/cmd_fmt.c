@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "options.h"
-#include "wingen/reader.h"
+#include "wingen/yaml/reader.h"
 
 struct fmt_opts {
 	struct wg_pathlist paths;

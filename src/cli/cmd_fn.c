@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "wingen/krm.h"
-#include "wingen/output.h"
+#include "wingen/krm/krm.h"
+#include "wingen/base/output.h"
 
 /* The name of stdin in messages: positions are in the ResourceList. */
 #define STDIN_NAME "<stdin>"

@@ -13,13 +13,13 @@
 
 #include "cli.h"
 #include "options.h"
-#include "wingen/alloc.h"
-#include "wingen/migrate.h"
-#include "wingen/output.h"
-#include "wingen/pipeline.h"
-#include "wingen/profile.h"
-#include "wingen/reader.h"
-#include "wingen/udiff.h"
+#include "wingen/base/alloc.h"
+#include "wingen/migrate/migrate.h"
+#include "wingen/base/output.h"
+#include "wingen/core/pipeline.h"
+#include "wingen/profile/profile.h"
+#include "wingen/yaml/reader.h"
+#include "wingen/base/udiff.h"
 
 struct migrate_opts {
 	struct wg_pathlist args;	/* [PROFILE] PATH... */

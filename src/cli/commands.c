@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "wingen/plugin.h"
+#include "wingen/core/plugin.h"
 
 const struct wg_command wg_commands[] = {
 	{

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wingen/alloc.h"
-#include "wingen/emit_stream.h"
-#include "wingen/output.h"
-#include "wingen/read_split.h"
-#include "wingen/reader.h"
+#include "wingen/base/alloc.h"
+#include "wingen/yaml/emit_stream.h"
+#include "wingen/base/output.h"
+#include "wingen/yaml/read_split.h"
+#include "wingen/yaml/reader.h"
 
 const struct wg_command *wg_command_find(const char *name)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "wingen/udiff.h"
+#include "wingen/base/udiff.h"
 
 /* An object as read: the resource's payload during a --diff run. */
 struct before {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "wingen/output.h"
+#include "wingen/base/output.h"
 
 int main(int argc, char **argv)
 {

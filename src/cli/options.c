@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "wingen/alloc.h"
+#include "wingen/base/alloc.h"
 
 /* getopt_long's answer for opts[i] (above any short option's). */
 #define LONG_VAL(i) (256 + (int)(i))

@@ -3,7 +3,7 @@
 
 #include <stdbool.h>
 
-#include "wingen/input.h"
+#include "wingen/base/input.h"
 
 /*
  * Command-line options as data: each command lists what it takes, and one

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "wingen/profile.h"
+#include "wingen/profile/profile.h"
 
 int wg_cli_load_profile(struct wg_ctx *ctx, const char *path,
 			const struct wg_profile_opts *opts,

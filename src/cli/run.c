@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "wingen/pipeline.h"
-#include "wingen/profile.h"
+#include "wingen/core/pipeline.h"
+#include "wingen/profile/profile.h"
 
 int wg_cli_run_chain(struct wg_ctx *ctx, const struct wg_profile *p,
 		     struct wg_resources *list)

@@ -16,8 +16,8 @@
 
 #include "cli/cli.h"
 #include "fuzz_util.h"
-#include "wingen/buf.h"
-#include "wingen/reader.h"
+#include "wingen/base/buf.h"
+#include "wingen/yaml/reader.h"
 
 struct run {
 	int rc;

@@ -15,9 +15,9 @@
 
 #include "cli/cli.h"
 #include "fuzz_util.h"
-#include "wingen/migrate.h"
-#include "wingen/profile.h"
-#include "wingen/reader.h"
+#include "wingen/migrate/migrate.h"
+#include "wingen/profile/profile.h"
+#include "wingen/yaml/reader.h"
 
 static struct wg_profile profile;
 

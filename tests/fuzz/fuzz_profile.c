@@ -22,10 +22,10 @@
 #include <unistd.h>
 
 #include "fuzz_util.h"
-#include "wingen/buf.h"
-#include "wingen/labelsel.h"
-#include "wingen/plugin.h"
-#include "wingen/profile.h"
+#include "wingen/base/buf.h"
+#include "wingen/k8s/labelsel.h"
+#include "wingen/core/plugin.h"
+#include "wingen/profile/profile.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

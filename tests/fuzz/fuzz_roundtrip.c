@@ -21,11 +21,11 @@
 #include <string.h>
 
 #include "fuzz_util.h"
-#include "wingen/buf.h"
-#include "wingen/emit_stream.h"
-#include "wingen/read_split.h"
-#include "wingen/reader.h"
-#include "wingen/writer.h"
+#include "wingen/base/buf.h"
+#include "wingen/yaml/emit_stream.h"
+#include "wingen/yaml/read_split.h"
+#include "wingen/yaml/reader.h"
+#include "wingen/yaml/writer.h"
 
 /* Reads text as a stream; 0 or -1, as wg_read_stream(). */
 static int read_text(struct wg_ctx *ctx, struct wg_input *in,

@@ -9,11 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "wingen/alloc.h"
-#include "wingen/buf.h"
-#include "wingen/output.h"
-#include "wingen/reader.h"
-#include "wingen/scalar.h"
+#include "wingen/base/alloc.h"
+#include "wingen/base/buf.h"
+#include "wingen/base/output.h"
+#include "wingen/yaml/reader.h"
+#include "wingen/yaml/scalar.h"
 
 void fz_fail(const char *fmt, ...)
 {

@@ -5,10 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "wingen/ctx.h"
-#include "wingen/input.h"
-#include "wingen/node.h"
-#include "wingen/resource.h"
+#include "wingen/base/ctx.h"
+#include "wingen/base/input.h"
+#include "wingen/yaml/node.h"
+#include "wingen/yaml/resource.h"
 
 /*
  * Shared by the libFuzzer targets.  A broken invariant is a finding: it is

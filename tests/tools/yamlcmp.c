@@ -18,7 +18,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "wingen/scalar.h"
+#include "wingen/yaml/scalar.h"
 
 struct stream {
 	yaml_document_t *docs;

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/catalog.h"
+#include "wingen/k8s/catalog.h"
 
 START_TEST(builds_match_the_fact_sheet)
 {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/reader.h"
+#include "wingen/yaml/reader.h"
 
 static char *print_all(const struct wg_log *log, enum wg_severity worst)
 {

@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/alloc.h"
-#include "wingen/emit_stream.h"
-#include "wingen/reader.h"
-#include "wingen/writer.h"
+#include "wingen/base/alloc.h"
+#include "wingen/yaml/emit_stream.h"
+#include "wingen/yaml/reader.h"
+#include "wingen/yaml/writer.h"
 
 /* Documents that leave libyaml's emitter in different states. */
 static const char tricky[] =

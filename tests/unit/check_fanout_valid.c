@@ -15,11 +15,11 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "wingen/k8svalid.h"
-#include "wingen/labelsel.h"
-#include "wingen/podspec.h"
-#include "wingen/reader.h"
-#include "wingen/runtimeclass.h"
+#include "wingen/k8s/k8svalid.h"
+#include "wingen/k8s/labelsel.h"
+#include "wingen/k8s/podspec.h"
+#include "wingen/yaml/reader.h"
+#include "wingen/core/runtimeclass.h"
 
 struct check {
 	const char *file;

@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/alloc.h"
-#include "wingen/buf.h"
-#include "wingen/reader.h"
-#include "wingen/scalar.h"
-#include "wingen/writer.h"
+#include "wingen/base/alloc.h"
+#include "wingen/base/buf.h"
+#include "wingen/yaml/reader.h"
+#include "wingen/yaml/scalar.h"
+#include "wingen/yaml/writer.h"
 
 /* Reads text; returns the number of resources, or -1 on error. */
 static long read_count(struct wg_ctx *ctx, const char *text)

@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "testutil.h"
-#include "wingen/index.h"
+#include "wingen/base/index.h"
 
 START_TEST(values_come_back_in_order_per_key)
 {

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "wingen/input.h"
+#include "wingen/base/input.h"
 
 static char dir[64];
 

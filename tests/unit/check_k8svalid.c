@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/k8svalid.h"
-#include "wingen/pipeline.h"
-#include "wingen/profile.h"
-#include "wingen/reader.h"
+#include "wingen/k8s/k8svalid.h"
+#include "wingen/core/pipeline.h"
+#include "wingen/profile/profile.h"
+#include "wingen/yaml/reader.h"
 
 /* Checks one Pod with spec text; returns the violations, first message
  * in *msg (static storage of the ctx is gone after: copied). */

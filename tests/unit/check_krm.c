@@ -5,7 +5,7 @@
 
 #include "cli/cli.h"
 #include "testutil.h"
-#include "wingen/krm.h"
+#include "wingen/krm/krm.h"
 
 struct fixture {
 	struct wg_ctx ctx;

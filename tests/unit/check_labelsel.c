@@ -2,8 +2,8 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/buf.h"
-#include "wingen/labelsel.h"
+#include "wingen/base/buf.h"
+#include "wingen/k8s/labelsel.h"
 
 static struct wg_arena arena;
 

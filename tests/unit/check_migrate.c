@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/alloc.h"
-#include "wingen/migrate.h"
+#include "wingen/base/alloc.h"
+#include "wingen/migrate/migrate.h"
 
 typedef void (*edit_fn)(struct wg_arena *a, struct wg_resources *list);
 

@@ -2,8 +2,8 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/node.h"
-#include "wingen/writer.h"
+#include "wingen/yaml/node.h"
+#include "wingen/yaml/writer.h"
 
 static struct wg_arena arena;
 

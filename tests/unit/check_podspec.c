@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/podspec.h"
+#include "wingen/k8s/podspec.h"
 
 /* Reads one document and locates its pod spec. */
 struct one {

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/migrate.h"
-#include "wingen/reader.h"
+#include "wingen/migrate/migrate.h"
+#include "wingen/yaml/reader.h"
 
 static struct wg_pos_index ix;
 

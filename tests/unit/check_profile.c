@@ -6,12 +6,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "profile_internal.h"
+#include "profile/profile_internal.h"
 #include "testutil.h"
-#include "wingen/buf.h"
-#include "wingen/input.h"
-#include "wingen/profile.h"
-#include "wingen/writer.h"
+#include "wingen/base/buf.h"
+#include "wingen/base/input.h"
+#include "wingen/profile/profile.h"
+#include "wingen/yaml/writer.h"
 
 #define HEAD "apiVersion: wingen.dev/v1alpha1\nkind: Profile\n"
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/profile.h"
+#include "wingen/profile/profile.h"
 
 START_TEST(loads_from_memory)
 {

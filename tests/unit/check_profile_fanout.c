@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/profile.h"
+#include "wingen/profile/profile.h"
 
 #define HEAD "apiVersion: wingen.dev/v1alpha1\nkind: Profile\n" \
 	     "metadata: {name: t}\n"

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/alloc.h"
-#include "wingen/read_split.h"
-#include "wingen/reader.h"
+#include "wingen/base/alloc.h"
+#include "wingen/yaml/read_split.h"
+#include "wingen/yaml/reader.h"
 
 /* Same tree, and every node at the same position. */
 static void assert_same_tree(const struct wg_node *a, const struct wg_node *b,

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/reader.h"
+#include "wingen/yaml/reader.h"
 
 struct fixture {
 	struct wg_ctx ctx;

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/regex.h"
+#include "wingen/base/regex.h"
 
 static struct wg_arena arena;
 

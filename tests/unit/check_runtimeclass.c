@@ -7,11 +7,11 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "wingen/buf.h"
-#include "wingen/pipeline.h"
-#include "wingen/profile.h"
-#include "wingen/runtimeclass.h"
-#include "wingen/writer.h"
+#include "wingen/base/buf.h"
+#include "wingen/core/pipeline.h"
+#include "wingen/profile/profile.h"
+#include "wingen/core/runtimeclass.h"
+#include "wingen/yaml/writer.h"
 
 #define HEAD "apiVersion: wingen.dev/v1alpha1\nkind: Profile\n"
 

@@ -1,6 +1,6 @@
 /* The RuntimeClass of a workload on several builds (fan-out's multi). */
 #include "txtest.h"
-#include "wingen/runtimeclass.h"
+#include "wingen/core/runtimeclass.h"
 
 static void run_gen(struct tr *r, struct tp *tp, const char *yaml)
 {

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/scalar.h"
+#include "wingen/yaml/scalar.h"
 
 #define T11(s) wg_resolve_yaml11((s), strlen(s))
 #define T12(s) wg_resolve_yaml12((s), strlen(s))

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/sched.h"
+#include "wingen/k8s/sched.h"
 
 /* Parses "[ss, t]" (two tolerations in flow YAML) and asks the rule. */
 static bool superset(const char *pair)

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/migrate.h"
+#include "wingen/migrate/migrate.h"
 
 static struct wg_ctx ctx;
 static struct wg_input in;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/udiff.h"
+#include "wingen/base/udiff.h"
 
 static char *hunks(const char *a, const char *b, unsigned context,
 		   size_t *n)

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/reader.h"
-#include "wingen/writer.h"
+#include "wingen/yaml/reader.h"
+#include "wingen/yaml/writer.h"
 
 static void same(const char *text)
 {

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wingen/alloc.h"
-#include "wingen/reader.h"
-#include "wingen/writer.h"
+#include "wingen/base/alloc.h"
+#include "wingen/yaml/reader.h"
+#include "wingen/yaml/writer.h"
 
 void t_input(struct wg_input *in, const char *name, const char *text)
 {

@@ -5,10 +5,10 @@
 #include <dirent.h>
 #include <stddef.h>
 
-#include "wingen/buf.h"
-#include "wingen/ctx.h"
-#include "wingen/input.h"
-#include "wingen/resource.h"
+#include "wingen/base/buf.h"
+#include "wingen/base/ctx.h"
+#include "wingen/base/input.h"
+#include "wingen/yaml/resource.h"
 
 /*
  * Helpers shared by the unit suites.  Each suite file defines

@@ -11,12 +11,12 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/catalog.h"
-#include "wingen/labelsel.h"
-#include "wingen/pipeline.h"
-#include "wingen/profile.h"
-#include "wingen/regex.h"
-#include "wingen/select.h"
+#include "wingen/k8s/catalog.h"
+#include "wingen/k8s/labelsel.h"
+#include "wingen/core/pipeline.h"
+#include "wingen/profile/profile.h"
+#include "wingen/base/regex.h"
+#include "wingen/core/select.h"
 
 #define TP_MAX 8
 

@@ -1,0 +1,34 @@
+#ifndef WINGEN_ALLOC_H
+#define WINGEN_ALLOC_H
+
+#include <stddef.h>
+
+/*
+ * Allocation helpers that never return NULL.
+ *
+ * wingen is a command-line filter: running out of memory is not a condition
+ * it can recover from, and every output is buffered or written to a temporary
+ * file until the run has succeeded.  So instead of threading ENOMEM through
+ * every call, these print "wingen: out of memory" to stderr and exit(1);
+ * stdout is never written and temporary files are removed by the exit
+ * handlers of src/base/output.c.
+ */
+
+void *wg_xmalloc(size_t size);
+void *wg_xcalloc(size_t n, size_t size);
+void *wg_xrealloc(void *ptr, size_t size);
+char *wg_xstrdup(const char *s);
+char *wg_xstrndup(const char *s, size_t n);
+
+/* Grows *items (of *cap elements of size elem) to hold at least need. */
+void wg_xgrow(void **items, size_t *cap, size_t need, size_t elem);
+
+/* The check is inline: hot loops push one item at a time. */
+#define WG_GROW(items, cap, need)					\
+	do {								\
+		if ((need) > (cap))					\
+			wg_xgrow((void **)&(items), &(cap), (need),	\
+				 sizeof(*(items)));			\
+	} while (0)
+
+#endif

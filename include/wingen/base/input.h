@@ -1,0 +1,69 @@
+#ifndef WINGEN_INPUT_H
+#define WINGEN_INPUT_H
+
+#include <stddef.h>
+
+#include "wingen/base/ctx.h"
+
+/*
+ * Input files and folders.
+ *
+ * An input is the whole content of one file (or stdin) in memory: the
+ * reader points scalars straight into it where it can, and error positions
+ * are computed from it.  Folders expand to their *.yaml, *.yml and *.json
+ * files, recursively, in byte order of their paths.
+ */
+
+struct wg_input {
+	char *name;	/* path as given, or "-" for stdin; owned */
+	char *data;	/* content, NUL-terminated; owned */
+	size_t len;
+};
+
+/*
+ * Reads path ("-" for stdin) into in.  Errors (missing, unreadable, not a
+ * regular file, over limits.max_input_bytes) are reported on ctx as
+ * "path: error: ..." and return -1; in is then empty.
+ */
+int wg_input_read(struct wg_ctx *ctx, const char *path, struct wg_input *in);
+
+/* Reads from an open file descriptor; name is used for messages. */
+int wg_input_read_fd(struct wg_ctx *ctx, int fd, const char *name,
+		     struct wg_input *in);
+
+void wg_input_release(struct wg_input *in);
+
+/*
+ * A list of paths (owned strings).
+ */
+struct wg_pathlist {
+	char **items;
+	size_t len, cap;
+};
+
+void wg_pathlist_add(struct wg_pathlist *list, const char *path);
+void wg_pathlist_release(struct wg_pathlist *list);
+
+/*
+ * Expands path into files: a file or "-" is added as is; a folder adds its
+ * *.yaml, *.yml and *.json files, recursively, sorted.  Hidden entries
+ * (starting with '.') are skipped.  A symlink loop, a missing path or an
+ * over-long path is an error on ctx (returns -1).
+ */
+int wg_collect_files(struct wg_ctx *ctx, const char *path,
+		     struct wg_pathlist *out);
+
+/*
+ * As wg_collect_files(), under the load restrictor: root is a resolved
+ * folder (realpath), and a symbolic link met in the walk that resolves
+ * outside it is an error (path itself is the caller's to check).  NULL
+ * root: no restriction.
+ */
+int wg_collect_files_within(struct wg_ctx *ctx, const char *path,
+			    const char *root, struct wg_pathlist *out);
+
+/* 1-based line and column of a byte offset in data (columns in characters). */
+void wg_offset_position(const char *data, size_t len, size_t offset,
+			unsigned *line, unsigned *col);
+
+#endif

@@ -1,0 +1,73 @@
+#ifndef WINGEN_OUTPUT_H
+#define WINGEN_OUTPUT_H
+
+#include <stddef.h>
+
+#include "wingen/base/ctx.h"
+
+/*
+ * Writing results: all or nothing.
+ *
+ * Commands render their whole output in memory first and call these only
+ * when the run succeeded, so stdout never sees half a stream.  A regular
+ * file is replaced atomically: a temporary file in the same folder, fsync,
+ * rename, with the old file's mode kept.  Anything else (a device such as
+ * /dev/stdout or /dev/full, a FIFO) is written in place, never renamed over.
+ * Temporary files are removed on error, exit and SIGINT/SIGTERM.
+ */
+
+enum {
+	WG_OUT_OK = 0,
+	WG_OUT_ERROR = -1,	/* reported on ctx */
+	WG_OUT_EPIPE = -2,	/* reader went away: stop quietly */
+};
+
+/*
+ * A destination written in pieces, for output too large to hold twice in
+ * memory.  Open it only once the run is known to have succeeded: what is
+ * written to stdout cannot be taken back.  A regular file goes to a
+ * temporary file until wg_out_commit().
+ */
+struct wg_out {
+	int fd;
+	char *path;	/* the file replaced at commit; NULL: stdout or in place */
+	char *tmp;	/* the temporary file, NULL when writing in place */
+	const char *name;	/* for messages */
+	int status;	/* WG_OUT_* of the first failure */
+};
+
+/* Opens path ("-" or NULL: stdout).  Returns a WG_OUT_* code. */
+int wg_out_open(struct wg_ctx *ctx, struct wg_out *out, const char *path);
+/* Appends data.  After a failure, does nothing and returns the status. */
+int wg_out_write(struct wg_ctx *ctx, struct wg_out *out, const void *data,
+		 size_t len);
+/* Finishes: fsync and rename a temporary file.  Returns a WG_OUT_* code;
+ * on failure nothing replaces the target. */
+int wg_out_commit(struct wg_ctx *ctx, struct wg_out *out);
+/* Gives up: removes the temporary file, if any. */
+void wg_out_abort(struct wg_out *out);
+
+/* Writes data to path ("-" or NULL: stdout).  Returns a WG_OUT_* code. */
+int wg_output_write(struct wg_ctx *ctx, const char *path, const void *data,
+		    size_t len);
+
+/* Writes all of data to fd, retrying short writes and EINTR. 0, -1 (errno). */
+int wg_write_all(int fd, const void *data, size_t len);
+
+/*
+ * Atomically replaces several files: every temp file is written first and
+ * the renames happen only when all writes succeeded.  Used by migrate.
+ * Returns 0 or -1 (reported; no file changed unless a rename itself fails).
+ */
+struct wg_file_update {
+	const char *path;
+	const void *data;
+	size_t len;
+};
+int wg_output_replace_all(struct wg_ctx *ctx,
+			  const struct wg_file_update *files, size_t n);
+
+/* Installs the SIGINT/SIGTERM/atexit cleanup of temporary files. */
+void wg_output_install_cleanup(void);
+
+#endif

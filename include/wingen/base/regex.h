@@ -1,0 +1,47 @@
+#ifndef WINGEN_REGEX_H
+#define WINGEN_REGEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wingen/base/arena.h"
+
+/*
+ * PCRE2 patterns from the profile: compiled once at load, matched with the
+ * match and depth limits of wg_limits so a catastrophic pattern stops
+ * instead of hanging.
+ */
+
+struct wg_regex {
+	const char *source;	/* the pattern as written */
+	void *code;		/* pcre2_code * */
+	void *match_data;	/* pcre2_match_data *, reused by every match */
+	void *match_ctx;	/* pcre2_match_context * with the limits */
+};
+
+/*
+ * Compiles pattern (UTF-8).  anchored wraps it as ^(?:pattern)$ the way
+ * kustomize anchors its selectors.  On failure returns -1 and fills
+ * *error (in arena) and *offset (byte offset in pattern, as PCRE2 reports).
+ * The regex must be released with wg_regex_release().
+ */
+int wg_regex_compile(struct wg_regex *re, const char *pattern, bool anchored,
+		     uint32_t match_limit, uint32_t depth_limit,
+		     struct wg_arena *arena, const char **error, size_t *offset);
+
+/* 1 match, 0 no match, -1 a limit was hit (or another PCRE2 error). */
+int wg_regex_match(const struct wg_regex *re, const char *s, size_t len);
+
+/*
+ * Substitutes every match of re in s by replacement, where $1..$9, ${name}
+ * refer to groups (PCRE2 extended substitution).  Returns the result in
+ * arena, or NULL on error with *error set.
+ */
+char *wg_regex_replace(const struct wg_regex *re, const char *s, size_t len,
+		       const char *replacement, struct wg_arena *arena,
+		       const char **error);
+
+void wg_regex_release(struct wg_regex *re);
+
+#endif

@@ -1,0 +1,62 @@
+#ifndef WINGEN_PLUGIN_H
+#define WINGEN_PLUGIN_H
+
+#include <stddef.h>
+
+#include "wingen/base/ctx.h"
+#include "wingen/yaml/resource.h"
+
+/*
+ * Plugins: generators and transforms.
+ *
+ * Each plugin is one static const descriptor in its own file (gen/ or
+ * transforms/), listed once in src/core/registry.c.  The profile's transforms:
+ * list picks and orders them.
+ *
+ * A plugin implements one of two entry points:
+ *  - run_list sees the whole resource list (generators add objects; the
+ *    Services check needs to know every Windows workload);
+ *  - run_one sees one resource at a time.  Consecutive run_one plugins are
+ *    fused by the pipeline into a single walk over the list, so a resource
+ *    is visited once per group, not once per plugin.
+ *
+ * Both return 0, or -1 when they cannot go on (the pipeline stops).  Problems
+ * in the input are reported on ctx with wg_error()/wg_warning() and are not
+ * a reason to return -1: the run goes on so every problem is reported.
+ * config is the plugin's own parsed configuration (NULL when none).
+ */
+
+enum wg_plugin_kind {
+	WG_PLUGIN_GENERATOR = 1,
+	WG_PLUGIN_TRANSFORM,
+};
+
+struct wg_plugin {
+	const char *name;	/* as written in the profile */
+	const char *summary;	/* one line, for "wingen help plugins" */
+	enum wg_plugin_kind kind;
+	int (*run_list)(struct wg_ctx *ctx, struct wg_resources *list,
+			const void *config);
+	int (*run_one)(struct wg_ctx *ctx, struct wg_resources *list,
+		       struct wg_resource *res, const void *config);
+	/* Called once before the walk (may be NULL): e.g. to index the list. */
+	int (*prepare)(struct wg_ctx *ctx, struct wg_resources *list,
+		       const void *config);
+	/*
+	 * Parses the plugin's own config (the "config:" of its entry in the
+	 * profile's transforms: list) into *out, allocated in arena.  NULL
+	 * when the plugin takes no config (a config is then an error).
+	 * Problems are reported on ctx against file and the config's nodes.
+	 */
+	int (*configure)(struct wg_ctx *ctx, struct wg_arena *arena,
+			 const char *file, const struct wg_node *config,
+			 const void **out);
+};
+
+/* NULL-terminated table of every plugin, in the default chain's order. */
+extern const struct wg_plugin *const wg_plugins[];
+
+/* The plugin called name, or NULL. */
+const struct wg_plugin *wg_plugin_find(const char *name);
+
+#endif

@@ -1,0 +1,163 @@
+#ifndef WINGEN_SELECT_H
+#define WINGEN_SELECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "wingen/base/ctx.h"
+#include "wingen/k8s/podspec.h"
+#include "wingen/profile/profile.h"
+#include "wingen/yaml/resource.h"
+
+/*
+ * Selection: which workloads are Windows workloads, and for which build.
+ * Every plugin asks here; nobody re-implements it.  Computed once per
+ * resource (cached in res->sel, in the list's arena) from ctx->profile.
+ *
+ * A workload (a kind of podspec.h with a pod spec) is a Windows workload
+ * when, in this order:
+ *  1. annotation wingen.dev/windows on the object's metadata is "true"
+ *     (forced in) or "false" (forced out, even if a rule below holds);
+ *     any other value is an error at the annotation;
+ *  2. a windows.select entry matches: entries are OR'ed, the fields of one
+ *     entry AND'ed:
+ *       kinds        the kind is one of them
+ *       name         anchored PCRE2 on metadata.name
+ *       namespace    anchored PCRE2 on metadata.namespace ("" when unset:
+ *                    the namespace a stream will land in is not known)
+ *       image        PCRE2 searched in the image of every container,
+ *                    initContainer and ephemeralContainer; one is enough
+ *       labelSelector, annotationSelector
+ *                    Kubernetes selector syntax against the object's own
+ *                    metadata.labels / metadata.annotations, as kustomize
+ *                    selects; pod template labels do not count (for a Pod
+ *                    they are the same thing);
+ *     the first matching entry is the one named in change reasons;
+ *  3. its pod template already targets Windows: nodeSelector
+ *     kubernetes.io/os (or beta.kubernetes.io/os) windows, spec.os.name
+ *     windows, required node affinity os In [windows] in every term, or a
+ *     runtimeClassName naming a profile build's RuntimeClass or a
+ *     RuntimeClass of the stream whose scheduling selects windows.
+ *
+ * The build: annotation wingen.dev/windows-build (release name, alias or
+ * build number of a profile build; anything else is an error at the
+ * annotation), else the first build the pod spec already agrees with
+ * (nodeSelector arch and windows-build, runtimeClassName, the releases of
+ * its Windows base images: wg_image_release) among the
+ * matching entry's builds or, when it lists none, the default build and
+ * then the others; else the entry's first build or windows.default.
+ *
+ * Fan-out targets (transforms/fan_out.c): a Windows workload targets
+ * several builds when annotation wingen.dev/windows-builds lists them
+ * (comma-separated release names, aliases, build numbers or RuntimeClass
+ * names of profile builds; anything else, or a build twice, is an error
+ * at the annotation), else when its matching entry lists several builds.
+ * They go in targets, in order, and build is the first of them the pod
+ * spec agrees with (else the first).  Annotation wingen.dev/windows-build
+ * names one build and wins over both: that is how fan-out's copies (and a
+ * user's own pick) say which build they are; it must then be one of
+ * wingen.dev/windows-builds when both are there.  With a fan-out step in
+ * the profile's chain, the image check below waits for it (fan-out checks
+ * each copy's images for the copy's build); without one, a warning says
+ * that only build is used.
+ *
+ * A PCRE2 match or depth limit hit is an error naming the pattern, and
+ * the resource is then left alone (failed).
+ */
+
+/* How a workload came to be a Windows workload (or not). */
+enum wg_sel_by {
+	WG_SEL_NONE = 0,	/* not a Windows workload */
+	WG_SEL_ANNOTATION,	/* wingen.dev/windows: "true" */
+	WG_SEL_ENTRY,		/* windows.select[entry] */
+	WG_SEL_POD,		/* its pod template already targets Windows */
+};
+
+/* Conflicts already reported, so a later plugin does not repeat them. */
+enum {
+	WG_SEL_NODESEL_CONFLICT = 1 << 0,
+};
+
+struct wg_selection {
+	bool workload;		/* has a pod spec (pod is valid) */
+	bool windows;		/* a Windows workload: transforms apply */
+	bool opted_out;		/* wingen.dev/windows: "false" */
+	bool failed;		/* selection reported an error: leave it */
+	bool host_process;	/* some container runs as HostProcess */
+	bool pod_windows;	/* its pod template targets Windows (rule 3),
+				   whether or not it was opted out */
+	enum wg_sel_by by;
+	size_t entry;		/* windows.select index, when by is ENTRY */
+	const struct wg_build *build;	/* target build; NULL unless windows */
+	const char *why;	/* "windows.select[1]", for change reasons */
+	const char *build_why;	/* "windows.default", ... */
+	const char *reason;	/* "windows.select[1]; build ltsc2022
+				   (windows.default)" */
+	struct wg_podspec pod;	/* where the pod spec is, when workload */
+	unsigned reported;	/* WG_SEL_* flags */
+	/* Fan-out (added after the fields above). */
+	const struct wg_build *const *targets;	/* every target build, in */
+	size_t ntargets;			/* order; 0 unless > 1 */
+	const char *targets_why;	/* "windows.select[0].builds", ... */
+	bool multi;		/* set by fan-out: one workload on every
+				   target (required node affinity on
+				   node.kubernetes.io/windows-build In
+				   [...], no nodeSelector key for it) */
+	const char *runtime_class;	/* multi: the RuntimeClass without a
+					   build label; NULL: build's */
+};
+
+/*
+ * The selection of res, computed on first use.  Never NULL; a resource
+ * that is not a workload has workload false.  Without a profile nothing
+ * is a Windows workload.
+ */
+struct wg_selection *wg_select(struct wg_ctx *ctx, struct wg_resources *list,
+			       struct wg_resource *res);
+
+/*
+ * Selects every resource of list, then warns (an error with --strict)
+ * once per list about each windows.select entry that matches no workload;
+ * entries that come from the embedded default profile are not the user's
+ * choice and are not reported.
+ * Plugins call it from their prepare hook.  Returns 0.
+ */
+int wg_select_prepare(struct wg_ctx *ctx, struct wg_resources *list);
+
+/*
+ * The Windows release an image is built for, when its name says so: a tag
+ * of Microsoft's base-image repositories (mcr.microsoft.com/windows/
+ * servercore:ltsc2019, microsoft/nanoserver:1809) or a variant tag of any
+ * image (aspnet:4.8-windowsservercore-ltsc2022).  NULL otherwise.
+ *
+ * Selection prefers a build whose hosts can run every such image of a
+ * workload (HostProcess pods excepted: they need not match the host), and
+ * reports an error when the chosen build cannot.
+ */
+const struct wg_release *wg_image_release(const char *image, size_t len);
+
+/*
+ * Gives copy the selection of from for build b, as fan-out decided it:
+ * copy is a copy fan-out made of from's workload (or that workload edited
+ * into its first copy), and carries annotation wingen.dev/windows-build
+ * naming b, so a later run computes the same selection from the text
+ * (selection is not recomputed now: the copy's new name may no longer
+ * match the entry that selected the original).  Returns copy's selection.
+ */
+struct wg_selection *wg_select_as_copy(struct wg_resources *list,
+				       struct wg_resource *copy,
+				       const struct wg_selection *from,
+				       const struct wg_build *b);
+
+/* The RuntimeClass of list called name, or NULL. */
+const struct wg_resource *wg_select_runtime_class(struct wg_resources *list,
+						  const char *name);
+
+/* Annotation names. */
+#define WG_ANNOTATION_WINDOWS "wingen.dev/windows"
+#define WG_ANNOTATION_BUILD "wingen.dev/windows-build"
+#define WG_ANNOTATION_BUILDS "wingen.dev/windows-builds"
+/* The pod label that keeps fan-out's copies apart (selector and pods). */
+#define WG_LABEL_BUILD "wingen.dev/windows-build"
+
+#endif

@@ -1,0 +1,38 @@
+#ifndef WINGEN_K8SVALID_H
+#define WINGEN_K8SVALID_H
+
+#include <stddef.h>
+
+#include "wingen/base/ctx.h"
+#include "wingen/k8s/podspec.h"
+#include "wingen/yaml/resource.h"
+
+/*
+ * Kubernetes' own validation rules for the pod-spec fields wingen writes
+ * or removes, so tests (and any plugin) can check that what comes out is
+ * what the API server accepts (pkg/apis/core/validation, windows.md 1, 4,
+ * 5):
+ *  - nodeSelector: a mapping of string to string; keys are qualified
+ *    label names, values label values;
+ *  - tolerations: a list of mappings; a key is a label name; an empty key
+ *    needs operator Exists; operator is Equal, Exists or empty; Exists has
+ *    no value; an Equal value is a label value; effect is NoSchedule,
+ *    PreferNoSchedule, NoExecute or empty; tolerationSeconds is an integer
+ *    and needs effect NoExecute;
+ *  - runtimeClassName: a DNS subdomain;
+ *  - os.name: linux or windows;
+ *  - os.name windows: none of the fields windows.md 4 lists as forbidden
+ *    (hostPID/hostIPC only when true), and the HostProcess rules;
+ *  - os.name linux: no windowsOptions anywhere.
+ *
+ * Every violation is reported on ctx as an error against res with its
+ * field path.  Returns the number of violations (0: valid).
+ */
+size_t wg_k8s_check_pod_spec(struct wg_ctx *ctx, const struct wg_resource *res,
+			     const struct wg_podspec *ps);
+
+/* The same for any resource: 0 when it is not a workload. */
+size_t wg_k8s_check_resource(struct wg_ctx *ctx,
+			     const struct wg_resource *res);
+
+#endif

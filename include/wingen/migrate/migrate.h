@@ -1,0 +1,368 @@
+#ifndef WINGEN_MIGRATE_H
+#define WINGEN_MIGRATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wingen/base/arena.h"
+#include "wingen/base/buf.h"
+#include "wingen/base/ctx.h"
+#include "wingen/base/input.h"
+#include "wingen/yaml/node.h"
+#include "wingen/yaml/resource.h"
+
+/*
+ * migrate: apply the changes the chain made to a tree as text edits of the
+ * file the tree was read from, so comments, blank lines, quoting and key
+ * order survive (docs/migrate.md).
+ *
+ *   file text --wg_reader--> tree --clone--> before
+ *                              \--chain--> after
+ *   wg_tree_diff(before, after)       -> changes (generic, no positions)
+ *   wg_pos_index_build(file text)     -> byte spans of every node
+ *   wg_migrate_plan(changes, spans)   -> text edits
+ *   wg_edits_apply(text, edits)       -> new text; re-read and compared
+ *   wg_udiff (udiff.h)                -> what --diff prints
+ *
+ * The pieces are separate so each can be tested alone: the tree diff knows
+ * nothing of text, the position index nothing of trees.
+ */
+
+/* ---- position index (migrate_posindex.c) ------------------------------ */
+
+/*
+ * A second libyaml event pass over a file gives the exact byte span of
+ * every node.  The reader keeps only start line and column; libyaml's
+ * mark.index counts characters, so offsets here are computed from line and
+ * column over the text (UTF-8; CRLF, CR, NEL, LS and PS are one break).
+ */
+
+enum {
+	WG_POS_ALIAS = 4,	/* kind of an alias node ("*name") */
+};
+
+enum {
+	WG_POS_FLOW = 1 << 0,	/* flow collection */
+	WG_POS_ANCHOR = 1 << 1,	/* carries "&name" */
+	WG_POS_TAG = 1 << 2,	/* carries an explicit tag */
+	WG_POS_MERGE = 1 << 3,	/* mapping with a "<<" key */
+};
+
+struct wg_pos_node {
+	uint8_t kind;		/* WG_NODE_SCALAR, _SEQ, _MAP or WG_POS_ALIAS */
+	uint8_t style;		/* enum wg_scalar_style, scalars only */
+	uint16_t flags;		/* WG_POS_* */
+	uint32_t len;		/* items, or pairs */
+	uint32_t line, col;	/* start, 0-based; col in characters */
+	uint32_t end_line;	/* line of the last byte of content */
+	size_t start;		/* first byte, anchor and tag included */
+	size_t end;		/* one past the last byte of content: block
+				   collections end where their last child
+				   ends, not at the next token */
+	struct wg_pos_node *parent;
+	struct wg_pos_node **items;	/* seq: items; map: key, value... */
+	size_t *dashes;		/* block seq: offset of each item's '-',
+				   SIZE_MAX when unknown */
+	const char *text;	/* scalar value as parsed (NUL-terminated) */
+	size_t text_len;
+};
+
+struct wg_pos_doc {
+	struct wg_pos_node *root;	/* NULL for an empty document */
+	size_t start;		/* the "---" or the first content byte */
+	bool explicit_start;
+};
+
+struct wg_pos_index {
+	const char *data;	/* the text (not owned) */
+	size_t len;
+	size_t *lines;		/* byte offset of each line's start */
+	size_t nlines;
+	uint8_t *in_scalar;	/* per line: inside a multi-line scalar */
+	struct wg_pos_doc *docs;
+	size_t ndocs;
+	const char *eol;	/* "\r\n" when the first break is CRLF */
+	bool final_newline;	/* the text ends with a line break */
+	unsigned indent;	/* indentation step the file uses (2) */
+	bool compact_seqs;	/* "- " at the parent key's column */
+	unsigned item_indent;	/* item content column - dash column (2) */
+	struct wg_arena arena;	/* every node above */
+};
+
+/*
+ * Indexes text (which must outlive ix).  Returns 0, or -1 when libyaml
+ * cannot parse it (*error then names the problem and *error_line is the
+ * 0-based line).  Release ix in both cases.
+ */
+int wg_pos_index_build(struct wg_pos_index *ix, const char *data, size_t len,
+		       const char **error, size_t *error_line);
+void wg_pos_index_release(struct wg_pos_index *ix);
+
+/* Byte offset of a 0-based (line, column-in-characters) mark. */
+size_t wg_pos_offset(const struct wg_pos_index *ix, size_t line, size_t col);
+
+/* 0-based line holding byte offset off. */
+size_t wg_pos_line_of(const struct wg_pos_index *ix, size_t off);
+
+/* Offset just past the line break ending the line that holds off (len
+ * when that line has no break). */
+size_t wg_pos_next_line(const struct wg_pos_index *ix, size_t off);
+
+/* True when the line is a comment line: only spaces before a '#', and not
+ * inside a multi-line scalar. */
+bool wg_pos_is_comment_line(const struct wg_pos_index *ix, size_t line);
+
+/* The value of pair i of a mapping node, and its key. */
+static inline struct wg_pos_node *wg_pos_key(const struct wg_pos_node *m,
+					     size_t i)
+{
+	return m->items[2 * i];
+}
+static inline struct wg_pos_node *wg_pos_value(const struct wg_pos_node *m,
+					       size_t i)
+{
+	return m->items[2 * i + 1];
+}
+
+/*
+ * Which position node stands for each node of a tree read from the same
+ * text: pairs are matched by key text (so "<<" merges leave the merged
+ * pairs unmatched), items by index; the subtree of an alias maps to the
+ * alias node and no deeper.  Lookups of unmatched nodes give NULL.
+ */
+struct wg_pos_map {
+	const struct wg_node **keys;
+	struct wg_pos_node **values;
+	size_t cap, len;
+};
+
+void wg_pos_map_add_tree(struct wg_pos_map *map, const struct wg_node *tree,
+			 struct wg_pos_node *pos);
+struct wg_pos_node *wg_pos_map_get(const struct wg_pos_map *map,
+				   const struct wg_node *node);
+void wg_pos_map_release(struct wg_pos_map *map);
+
+/* ---- tree diff (migrate_treediff.c) ----------------------------------- */
+
+/*
+ * The difference between two trees as a list of changes, each against a
+ * collection of the before tree.  Mappings are compared by key (a pair
+ * whose key is in both is kept and compared deeper), sequences by the
+ * longest common subsequence of items, where an item matches when it is
+ * the same input node (same start mark, not made by wingen) or the same
+ * tree.  A collection is replaced whole when its kept children changed
+ * order, when it became empty, when nothing of it was kept, or when it is
+ * in flow style (flow text is rewritten as a unit).
+ */
+
+enum wg_tdiff_kind {
+	WG_TDIFF_REPLACE = 0,	/* old_value becomes new_value */
+	WG_TDIFF_ADD,		/* new_value (under new_key) is inserted */
+	WG_TDIFF_REMOVE,	/* old_value (and its key) goes */
+};
+
+struct wg_tdiff {
+	enum wg_tdiff_kind kind;
+	const struct wg_node *parent;	/* before-tree collection; NULL when
+					   the root itself is replaced */
+	size_t index;		/* REPLACE, REMOVE: index in parent;
+				   ADD: index in the after collection */
+	long prev_kept;		/* ADD: index in parent of the kept sibling
+				   just before / after it, -1 when none (one */
+	long next_kept;		/* of the two is always set) */
+	const struct wg_node *old_value;	/* REPLACE, REMOVE */
+	const struct wg_node *new_value;	/* REPLACE, ADD */
+	const struct wg_node *new_key;		/* ADD to a mapping */
+	const char *path;	/* of the changed node, wg_path_get() syntax;
+				   ADD: the new node's path (in arena) */
+};
+
+struct wg_tdiff_list {
+	struct wg_tdiff *items;
+	size_t len, cap;
+};
+
+/*
+ * Appends the changes that turn before into after to out: for each
+ * collection its removals first, then additions and deeper changes in
+ * after order.  Paths are allocated in arena.  Returns the number of
+ * changes.
+ */
+size_t wg_tree_diff(struct wg_arena *arena, const struct wg_node *before,
+		    const struct wg_node *after, struct wg_tdiff_list *out);
+void wg_tdiff_list_release(struct wg_tdiff_list *list);
+
+/*
+ * Strict equality, as a YAML reader sees the text: mappings in key order,
+ * scalars by text, tag and resolved type (a plain "true" is not a quoted
+ * "true"; plain, single- or double-quoted "a" are equal).  Styles and flow
+ * or block layout are ignored.
+ */
+bool wg_tree_same(const struct wg_node *a, const struct wg_node *b);
+
+/* ---- text edits (migrate_textedit.c) ----------------------------------- */
+
+/*
+ * A list of replacements of byte ranges of one text.  Insertions are empty
+ * ranges; several at one offset keep the order they were added in.
+ * Deletions (empty text) may overlap each other: their union goes.  Any
+ * other overlap is an error.
+ */
+struct wg_edit {
+	size_t start, end;	/* [start, end) of the original text */
+	char *text;		/* owned; NULL when deleting */
+	size_t len;
+	size_t seq;		/* order of addition */
+};
+
+struct wg_edits {
+	struct wg_edit *items;
+	size_t len, cap;
+};
+
+void wg_edits_add(struct wg_edits *e, size_t start, size_t end,
+		  const char *text, size_t len);
+/*
+ * Writes data with the edits applied to out.  Returns 0, or -1 when two
+ * edits overlap (out then holds nothing new).  Sorts e.
+ */
+int wg_edits_apply(struct wg_edits *e, const char *data, size_t len,
+		   struct wg_buf *out);
+void wg_edits_release(struct wg_edits *e);
+
+/* ---- rendering new values (migrate_render.c) --------------------------- */
+
+/* How the file around an edit is written. */
+struct wg_render_style {
+	unsigned indent;	/* indentation step */
+	bool compact_seqs;	/* "- " at the parent key's column */
+	const char *eol;	/* line break */
+	bool flow_pad;		/* "{ a: b }" rather than "{a: b}" */
+	unsigned item_indent;	/* "-   key": content 4 past the dash; 0: 2 */
+};
+
+/*
+ * One scalar on one line.  Plain when the node is plain and the text can
+ * be written plain (in a flow collection: without flow indicators), else
+ * double-quoted; single-quoted kept when possible; block styles become
+ * double-quoted.  An explicit tag is written first.
+ */
+void wg_render_scalar(struct wg_buf *out, const struct wg_node *n,
+		      bool in_flow);
+
+/*
+ * A scalar replacing one written in style old_style: a string keeps the
+ * old quoting when its text allows (plain when it needs no quotes), a
+ * plain (typed) value stays plain.
+ */
+void wg_render_scalar_as(struct wg_buf *out, const struct wg_node *n,
+			 enum wg_scalar_style old_style);
+
+/* A node in flow style on one line: "{a: b, c: [d]}". */
+void wg_render_flow(struct wg_buf *out, const struct wg_node *n, bool pad);
+
+/*
+ * Block text.  Each writes from the current position (the caller wrote the
+ * indentation or "- ") and ends with a line break; further lines are
+ * indented for a key at column col or a dash at column col.
+ *   pair:  "key: value" / "key:" + lines below
+ *   value: what follows "key:" (" scalar", " {}", or lines below)
+ *   item:  the content after "- "
+ */
+void wg_render_pair(struct wg_buf *out, const struct wg_render_style *st,
+		    const struct wg_node *key, const struct wg_node *value,
+		    unsigned col);
+void wg_render_value(struct wg_buf *out, const struct wg_render_style *st,
+		     const struct wg_node *value, unsigned key_col);
+void wg_render_item(struct wg_buf *out, const struct wg_render_style *st,
+		    const struct wg_node *value, unsigned dash_col);
+
+/* True when the node renders on one line after "key:" (a scalar, a flow
+ * or an empty collection). */
+bool wg_render_is_inline(const struct wg_node *n);
+
+/* ---- planning: changes -> edits (migrate_plan.c) ----------------------- */
+
+/* Why a change cannot be made as a safe text edit, and where. */
+struct wg_migrate_refusal {
+	const char *reason;	/* static text */
+	uint32_t line, col;	/* 0-based, of the node concerned */
+	size_t change;		/* index of the change in the list */
+};
+
+/*
+ * Turns changes [first, first + count) of one object into edits.  map
+ * locates before-tree nodes in ix.  Returns 0, or -1 when a change cannot
+ * be made as a safe text edit (*why filled; edits may hold part of the
+ * plan and should be dropped).
+ */
+int wg_migrate_plan(const struct wg_pos_index *ix, const struct wg_pos_map *map,
+		    const struct wg_tdiff_list *changes, size_t first,
+		    size_t count, struct wg_edits *edits,
+		    struct wg_migrate_refusal *why);
+
+/* The render style for edits in ix (indent, sequences, line breaks). */
+void wg_migrate_style(const struct wg_pos_index *ix,
+		      struct wg_render_style *st);
+
+/* ---- files (migrate.c) ------------------------------------------------- */
+
+/*
+ * One file under migration.  wg_migrate_load() reads it, decides whether
+ * to skip it, and adds its objects to the shared resource list (each
+ * resource's payload points back here, with a copy of its tree taken
+ * before the chain runs).  After the chain, wg_migrate_finish() computes
+ * the new text.
+ */
+struct wg_migrate_doc;
+
+struct wg_migrate_file {
+	struct wg_input in;
+	const char *skip;	/* why the file is skipped, or NULL */
+	struct wg_migrate_doc *docs;
+	size_t ndocs;
+	struct wg_buf out;	/* the new text, after wg_migrate_finish() */
+	bool changed;		/* out differs from the input */
+	size_t objects_changed;
+	size_t reformatted;	/* documents re-emitted by the writer */
+};
+
+struct wg_migrate_opts {
+	bool reformat_fallback;	/* re-emit a document that cannot be edited */
+};
+
+/*
+ * Reads path into f and, unless the file is skipped (f->skip set: a Helm
+ * template, or no Kubernetes object), adds its objects to list.  Returns
+ * 0, or -1 on a read or parse error (reported on ctx).
+ */
+int wg_migrate_load(struct wg_ctx *ctx, struct wg_migrate_file *f,
+		    const char *path, struct wg_resources *list);
+
+/* The same for text already in memory: takes over in (left empty). */
+int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
+			  struct wg_input *in, struct wg_resources *list);
+
+/*
+ * After the chain ran over list: plans and applies the edits of f's
+ * objects into f->out and checks that the new text reads back as exactly
+ * the objects the chain produced.  An object that cannot be edited safely
+ * is an error on ctx (file:line) unless opts->reformat_fallback, which
+ * re-emits its document with the YAML writer.  Objects the chain added
+ * after an object of the file become new documents after it; one it
+ * removed (or added inside a List) cannot be edited.  Returns 0 or -1.
+ */
+int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
+		      const struct wg_resources *list,
+		      const struct wg_migrate_opts *opts);
+
+void wg_migrate_file_release(struct wg_migrate_file *f);
+
+/*
+ * True when text is a Helm (Go) template rather than YAML: libyaml's
+ * scanner meets "{{" outside quoted and block scalars.
+ */
+bool wg_migrate_is_template(const char *data, size_t len);
+
+#endif

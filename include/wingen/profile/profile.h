@@ -1,0 +1,180 @@
+#ifndef WINGEN_PROFILE_H
+#define WINGEN_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wingen/base/arena.h"
+#include "wingen/k8s/catalog.h"
+#include "wingen/base/ctx.h"
+#include "wingen/k8s/labelsel.h"
+#include "wingen/yaml/node.h"
+#include "wingen/core/pipeline.h"
+#include "wingen/base/regex.h"
+
+/*
+ * The profile: which Windows builds the cluster runs, how Windows nodes are
+ * tainted, which workloads are Windows workloads, and the plugin chain.
+ * Loaded from YAML with libcyaml (apiVersion wingen.dev/v1alpha1, kind
+ * Profile) and then checked for meaning; see DESIGN.md "The profile".
+ *
+ * Everything a loaded profile points to lives in its arena and is freed by
+ * wg_profile_release().  A loaded profile is read-only.
+ */
+
+/* Where a profile setting was written, for messages (1-based; 0: unknown). */
+struct wg_pos {
+	uint32_t line, col;
+};
+
+/* One target build: one RuntimeClass. */
+struct wg_build {
+	const struct wg_release *release;	/* catalog entry */
+	const char *arch;		/* "amd64" (default) or "arm64" */
+	const char *handler;		/* default "runhcs-wcow-process" */
+	const char *runtime_class;	/* default "windows-<release>" */
+	const struct wg_node *overhead;	/* overhead.podFixed mapping, or NULL */
+	struct wg_pos pos;
+};
+
+struct wg_taint {
+	const char *key;	/* e.g. "os" */
+	const char *value;	/* e.g. "windows"; NULL for none (Exists) */
+	const char *effect;	/* NoSchedule, PreferNoSchedule, NoExecute */
+};
+
+/* One windows.select entry: every field that is set must match (AND). */
+struct wg_select {
+	const char **kinds;	/* exact kind names; none: any workload kind */
+	size_t nkinds;
+	struct wg_regex *name;	/* anchored; NULL when not set */
+	struct wg_regex *namespace_;	/* anchored; NULL when not set */
+	struct wg_regex *image;	/* searched in every container image */
+	struct wg_label_selector *labels;	/* labelSelector, or NULL */
+	struct wg_label_selector *annotations;	/* annotationSelector */
+	const struct wg_build **builds;	/* builds: fan-out targets; none: */
+	size_t nbuilds;			/* the default build */
+	struct wg_pos pos;
+};
+
+/* One windows.images rule for fan-out: match -> replace ($release...). */
+struct wg_image_rule {
+	struct wg_regex match;
+	const char *replace;
+	struct wg_pos pos;
+};
+
+struct wg_profile {
+	const char *path;	/* the file, or "<default>" for the embedded */
+	const char *dir;	/* its folder: base of resources and templates */
+	const char *name;	/* metadata.name */
+
+	const char **resources;	/* as written (relative to dir) */
+	size_t nresources;
+
+	struct wg_build *builds;	/* at least one */
+	size_t nbuilds;
+	const struct wg_build *default_build;	/* windows.default */
+
+	struct wg_taint taint;
+	struct wg_select *select;
+	size_t nselect;
+	struct wg_image_rule *images;
+	size_t nimages;
+
+	bool network_dsr;		/* windows.network.dsr */
+	const char *network_mode;	/* "overlay" (default) or "l2bridge" */
+	bool services_fix;		/* windows.services.fix */
+	bool linux_pin;			/* linux.pin (default true) */
+
+	const char *templates;	/* folder overriding embedded templates */
+
+	struct wg_step *steps;	/* the plugin chain, in order */
+	size_t nsteps;
+
+	struct wg_arena arena;
+
+	/* What the loader resolved (added after the fields above). */
+	const char **resource_paths;	/* resources joined to dir: what to
+					   read; "-" stays "-" */
+	const char *templates_path;	/* templates joined to dir, or
+					   --templates as given; NULL: none */
+	const struct wg_node **step_configs;	/* config: of each step as
+						   written, NULL when none */
+	bool load_restrictor_none;	/* files may lie outside dir */
+};
+
+/*
+ * Load options: what the command line adds.
+ */
+struct wg_profile_opts {
+	const char *templates;	/* --templates DIR, overrides the profile */
+	bool load_restrictor_none;	/* --load-restrictor none */
+};
+
+/*
+ * Loads and checks the profile at path ("-": stdin).  Every problem is
+ * reported on ctx (not only the first) as
+ *   profile.yaml:LINE:COL: error: windows.builds[1].handler: 'Runhcs' is
+ *   not a DNS label
+ * Returns 0 and fills *out (caller releases), or -1 (out untouched).
+ */
+int wg_profile_load(struct wg_ctx *ctx, const char *path,
+		    const struct wg_profile_opts *opts,
+		    struct wg_profile *out);
+
+/* Loads the embedded default profile (ltsc2022, amd64, os=windows taint,
+ * select by Windows base-image registry). */
+int wg_profile_load_default(struct wg_ctx *ctx,
+			    const struct wg_profile_opts *opts,
+			    struct wg_profile *out);
+
+/*
+ * Loads and checks a profile held in memory (len bytes of data), as
+ * wg_profile_load() does a file: name is used in messages, and its folder
+ * ("." for a name without one, or starting with '<') is the base of
+ * relative paths.  For a profile that arrives inside another document, such
+ * as a KRM functionConfig.  data may be freed once this returns.
+ */
+int wg_profile_load_data(struct wg_ctx *ctx, const char *name,
+			 const char *data, size_t len,
+			 const struct wg_profile_opts *opts,
+			 struct wg_profile *out);
+
+/* The build with this release name / alias / number, or NULL.  A
+ * RuntimeClass name of a build is accepted too (for two builds of one
+ * release, e.g. amd64 and arm64); the first build that fits wins. */
+const struct wg_build *wg_profile_find_build(const struct wg_profile *p,
+					     const char *name);
+
+/* Writes the profile in effect as YAML (for --print-profile). */
+struct wg_buf;
+void wg_profile_write(const struct wg_profile *p, struct wg_buf *out);
+
+/* Whether the profile's chain runs the plugin called name. */
+bool wg_profile_runs(const struct wg_profile *p, const char *name);
+
+void wg_profile_release(struct wg_profile *p);
+
+/*
+ * The toleration of a taint, as the generated RuntimeClass and the
+ * workload transforms write it: {key, operator: Equal, value, effect}, or
+ * {key, operator: Exists, effect} when the taint has no value.  New nodes
+ * in arena.
+ */
+struct wg_node *wg_taint_toleration(struct wg_arena *arena,
+				    const struct wg_taint *taint);
+
+/*
+ * Reads the template called name from the profile's templates folder
+ * (templates_path) into in, under the load restrictor (a symbolic link may
+ * not lead out of the profile's folder).  Returns 1 when read, 0 when
+ * there is no folder or no such file in it (use the embedded template:
+ * template.h), -1 on an error reported on ctx.
+ */
+struct wg_input;
+int wg_profile_read_template(struct wg_ctx *ctx, const struct wg_profile *p,
+			     const char *name, struct wg_input *in);
+
+#endif

@@ -1,0 +1,276 @@
+#ifndef WINGEN_NODE_H
+#define WINGEN_NODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wingen/base/arena.h"
+
+/*
+ * The node tree: what a YAML document is while wingen works on it.
+ *
+ * A node is a scalar, a sequence or a mapping.  It keeps what is needed to
+ * write it back the way it came in: scalar style (plain, quoted, literal,
+ * folded), flow or block style for collections, an explicit tag, and mapping
+ * key order.  It also keeps the libyaml start mark (0-based line and column)
+ * for diagnostics.
+ *
+ * Memory: every node, child array and string belongs to an arena (arena.h).
+ * Nothing here frees; removing a node detaches it and the arena reclaims it
+ * with the rest of the tree.  Scalar strings are NOT NUL-terminated in
+ * general (they may point straight into the input buffer): always use len.
+ *
+ * Pointers to nodes stay valid across edits of their parent (children are
+ * held by pointer), so a transform may keep a pointer to spec.nodeSelector
+ * while it inserts spec.tolerations.
+ */
+
+enum wg_node_kind {
+	WG_NODE_SCALAR = 1,
+	WG_NODE_SEQ,
+	WG_NODE_MAP,
+};
+
+/* Scalar styles, in libyaml's order. */
+enum wg_scalar_style {
+	WG_STYLE_PLAIN = 0,
+	WG_STYLE_SINGLE,
+	WG_STYLE_DOUBLE,
+	WG_STYLE_LITERAL,
+	WG_STYLE_FOLDED,
+};
+
+/* Node flags. */
+enum {
+	WG_NODE_FLOW = 1 << 0,	 /* collection written in flow style */
+	WG_NODE_EXT = 1 << 1,	 /* has a prefix with a tag and/or a far
+				    position, see wg_node_tag() */
+	WG_NODE_GROWN = 1 << 2,	 /* child array capacity is a power of two */
+	WG_NODE_NEW = 1 << 3,	 /* made by wingen, not read from input */
+	WG_NODE_OWNED = 1 << 4,	 /* u.str is libyaml's malloc'd buffer (see
+				    reader.h, adopt); set only by the reader */
+};
+
+/* Largest scalar (bytes) or collection (items, pairs) a node can hold. */
+#define WG_NODE_MAX_LEN ((1u << 22) - 1)
+
+/* Saturated line and column fields: the exact position is in the prefix. */
+#define WG_NODE_LINE_SAT ((1u << 24) - 1)
+#define WG_NODE_COL_SAT ((1u << 8) - 1)
+
+/*
+ * 16 bytes: a large stream holds millions of these.  line and col hold
+ * the position when it fits (line < 16M, col < 255), else they saturate
+ * and the exact one sits in the node's prefix: read positions with
+ * wg_node_line() and wg_node_col().
+ */
+struct wg_node {
+	uint32_t kind : 2;	/* enum wg_node_kind */
+	uint32_t style : 3;	/* enum wg_scalar_style; 0 for collections */
+	uint32_t flags : 5;
+	uint32_t len : 22;	/* scalar: bytes; sequence: items; mapping: pairs */
+	uint32_t line : 24;	/* 0-based start mark, saturated */
+	uint32_t col : 8;	/* 0-based, saturated */
+	union {
+		const char *str;	 /* scalar bytes, len of them */
+		struct wg_node **items;	 /* seq: len; map: 2*len (key, value) */
+	} u;
+};
+
+/* The 0-based start line and column of a node read from input (0 for new
+ * nodes). */
+uint32_t wg_node_line(const struct wg_node *n);
+uint32_t wg_node_col(const struct wg_node *n);
+
+/*
+ * Whether a node has a position from input: false for new nodes and for
+ * shared mapping keys (reader.h), which stand in many places at once.
+ */
+bool wg_node_has_pos(const struct wg_node *n);
+
+/* Marks a node as having no position of its own (a shared key). */
+void wg_node_forget_pos(struct wg_node *n);
+
+/*
+ * Moves a node's position (0-based): exact when the node has a prefix or
+ * the position fits its fields, else saturated (messages then point at
+ * the right line with the column 255, or at line 16777215).
+ */
+void wg_node_set_pos(struct wg_node *n, uint32_t line, uint32_t col);
+
+/* ---- construction ------------------------------------------------------ */
+
+/* A scalar of exactly this text and style; s is copied into the arena. */
+struct wg_node *wg_node_new_scalar(struct wg_arena *arena, const char *s,
+				   size_t len, enum wg_scalar_style style);
+
+/*
+ * A string scalar for generated content: plain when a YAML 1.1 or 1.2 reader
+ * would take it as a string, double-quoted when it would read it as a bool,
+ * null, number or timestamp (or plain is impossible).  s is copied.
+ */
+struct wg_node *wg_node_new_str(struct wg_arena *arena, const char *s);
+struct wg_node *wg_node_new_strn(struct wg_arena *arena, const char *s,
+				 size_t len);
+
+/* A plain scalar meant to be typed (an integer, true/false): s is copied. */
+struct wg_node *wg_node_new_plain(struct wg_arena *arena, const char *s);
+
+struct wg_node *wg_node_new_map(struct wg_arena *arena);
+struct wg_node *wg_node_new_seq(struct wg_arena *arena);
+
+/* Deep copy; tags, styles and marks are kept. */
+struct wg_node *wg_node_clone(struct wg_arena *arena,
+			      const struct wg_node *node);
+
+/* The explicit tag of a node ("tag:yaml.org,2002:str", "!foo"), or NULL. */
+const char *wg_node_ext_tag(const struct wg_node *node);	/* its slow path */
+static inline const char *wg_node_tag(const struct wg_node *node)
+{
+	/* inline: the writer asks for every node, and few have a tag */
+	return node && (node->flags & WG_NODE_EXT) ? wg_node_ext_tag(node)
+						    : NULL;
+}
+
+/*
+ * A node of the given kind read at 0-based line and col, with an explicit
+ * tag (copied) or none (NULL).  Used by the reader; kind is enum
+ * wg_node_kind.
+ */
+struct wg_node *wg_node_new_ext_at(struct wg_arena *arena, int kind,
+				   const char *tag, uint32_t line,
+				   uint32_t col);	/* its slow path */
+static inline struct wg_node *wg_node_new_at(struct wg_arena *arena, int kind,
+					     const char *tag, uint32_t line,
+					     uint32_t col)
+{
+	struct wg_node *n;
+
+	/* inline: the reader makes one per event; a tag or a position
+	 * that does not fit the fields needs a prefix */
+	if (tag || line >= WG_NODE_LINE_SAT || col >= WG_NODE_COL_SAT)
+		return wg_node_new_ext_at(arena, kind, tag, line, col);
+	n = (struct wg_node *)wg_arena_alloc(arena, sizeof(*n));
+	*n = (struct wg_node){ .kind = (unsigned)kind & 3u, .line = line,
+			       .col = col };
+	return n;
+}
+
+/* ---- reading ----------------------------------------------------------- */
+
+static inline bool wg_is_scalar(const struct wg_node *n)
+{
+	return n && n->kind == WG_NODE_SCALAR;
+}
+static inline bool wg_is_map(const struct wg_node *n)
+{
+	return n && n->kind == WG_NODE_MAP;
+}
+static inline bool wg_is_seq(const struct wg_node *n)
+{
+	return n && n->kind == WG_NODE_SEQ;
+}
+
+/* True when n is a scalar whose text is exactly s. */
+bool wg_scalar_is(const struct wg_node *n, const char *s);
+
+/*
+ * True when n is a YAML null: a missing node, a scalar tagged !!null, or an
+ * untagged plain scalar that is empty, "~", "null", "Null" or "NULL".
+ */
+bool wg_node_is_null(const struct wg_node *n);
+
+/* Copies a scalar's text into the arena with a NUL; NULL for non-scalars. */
+char *wg_scalar_dup(struct wg_arena *arena, const struct wg_node *n);
+
+/* Mapping access.  i-th key / value; no bounds check beyond an assert. */
+static inline struct wg_node *wg_map_key(const struct wg_node *m, size_t i)
+{
+	return m->u.items[2 * i];
+}
+static inline struct wg_node *wg_map_value(const struct wg_node *m, size_t i)
+{
+	return m->u.items[2 * i + 1];
+}
+static inline struct wg_node *wg_seq_item(const struct wg_node *s, size_t i)
+{
+	return s->u.items[i];
+}
+
+/* Index of the pair whose key text is key, or -1; m may be any node. */
+long wg_map_find(const struct wg_node *m, const char *key);
+long wg_map_findn(const struct wg_node *m, const char *key, size_t len);
+
+/* Value under key, or NULL (also when m is not a mapping). */
+struct wg_node *wg_map_get(const struct wg_node *m, const char *key);
+
+/*
+ * Path lookup.  A path is keys separated by '.'; "[N]" selects item N of a
+ * sequence; "[key.with.dots]" is one key (kyaml's escaping), so
+ * "spec.template.metadata.labels.[app.kubernetes.io/name]".
+ * Returns NULL when any step is missing or of the wrong kind.
+ */
+struct wg_node *wg_path_get(const struct wg_node *root, const char *path);
+
+/* ---- editing ----------------------------------------------------------- */
+
+/*
+ * Sets key to value: replaces the value in place when the key exists (key
+ * style and position kept), else appends a new pair with a plain key.
+ * Returns value.
+ */
+struct wg_node *wg_map_set(struct wg_arena *arena, struct wg_node *m,
+			   const char *key, struct wg_node *value);
+
+/*
+ * Inserts a new pair before pair index pos (pos == len appends).  The caller
+ * makes sure the key is not present.  Returns value.
+ */
+struct wg_node *wg_map_insert(struct wg_arena *arena, struct wg_node *m,
+			      size_t pos, const char *key,
+			      struct wg_node *value);
+
+/* Removes the pair for key; returns the detached value, or NULL. */
+struct wg_node *wg_map_delete(struct wg_node *m, const char *key);
+
+/* Removes pair index i; returns the detached value. */
+struct wg_node *wg_map_delete_at(struct wg_node *m, size_t i);
+
+/* The mapping under key, created (empty, block style) when missing or null.
+ * Returns NULL when key holds something that is not a mapping. */
+struct wg_node *wg_map_ensure_map(struct wg_arena *arena, struct wg_node *m,
+				  const char *key);
+/* Same for a sequence. */
+struct wg_node *wg_map_ensure_seq(struct wg_arena *arena, struct wg_node *m,
+				  const char *key);
+
+void wg_seq_append(struct wg_arena *arena, struct wg_node *s,
+		   struct wg_node *item);
+void wg_seq_insert(struct wg_arena *arena, struct wg_node *s, size_t pos,
+		   struct wg_node *item);
+struct wg_node *wg_seq_delete_at(struct wg_node *s, size_t i);
+
+/* ---- comparison and walking -------------------------------------------- */
+
+/*
+ * Semantic equality as Kubernetes sees it: scalars compare by text (style
+ * ignored), mappings by key set regardless of order, sequences in order.
+ */
+bool wg_node_equal(const struct wg_node *a, const struct wg_node *b);
+
+/*
+ * Visits every node depth-first, parents before children.  path is the
+ * node's path in wg_path_get() syntax (valid only during the call); key is
+ * the mapping key node for mapping values, NULL otherwise.  A non-zero
+ * return from fn stops the walk and is returned.
+ */
+typedef int (*wg_walk_fn)(struct wg_node *node, struct wg_node *key,
+			  const char *path, void *payload);
+int wg_node_walk(struct wg_node *root, wg_walk_fn fn, void *payload);
+
+/* Appends the path syntax for one key to a path being built. */
+struct wg_buf;
+void wg_path_append_key(struct wg_buf *path, const char *key, size_t len);
+
+#endif

@@ -1,0 +1,71 @@
+#ifndef WINGEN_WRITER_H
+#define WINGEN_WRITER_H
+
+#include <stdbool.h>
+#include <yaml.h>
+
+#include "wingen/base/buf.h"
+#include "wingen/base/ctx.h"
+#include "wingen/yaml/node.h"
+#include "wingen/yaml/resource.h"
+
+/*
+ * Writers: node trees -> YAML stream (through libyaml emitter events) or
+ * JSON stream.
+ *
+ * YAML: "---" between documents, none before the first; width unlimited,
+ * unicode on, two-space indent, sequences in mappings written compactly
+ * ("- " at the key's indent, as kubectl does).  Scalars keep their text,
+ * style and tag, collections their flow or block style.  (libyaml's emitter
+ * may still pick a quoted style where the original style cannot carry the
+ * text, e.g. a literal block with trailing spaces on a line; the value is
+ * unchanged.)
+ */
+
+/* Output sink: everything is appended to buf. */
+struct wg_yaml_writer {
+	yaml_emitter_t emitter;
+	struct wg_buf *out;
+	unsigned ndocs;
+	bool open;
+	bool take;		/* inside wg_yaml_writer_doc_take() */
+	const char *error;	/* libyaml's problem, after a failure */
+};
+
+void wg_yaml_writer_init(struct wg_yaml_writer *w, struct wg_buf *out);
+/* Appends one document.  Returns 0 or -1 (w->error set). */
+int wg_yaml_writer_doc(struct wg_yaml_writer *w, const struct wg_node *root);
+/*
+ * As wg_yaml_writer_doc(), and hands the strings the reader adopted
+ * (WG_NODE_OWNED, reader.h) to libyaml instead of copying them: the tree's
+ * scalars are empty afterwards.  For a tree written once and dropped.
+ */
+int wg_yaml_writer_doc_take(struct wg_yaml_writer *w, struct wg_node *root);
+
+/* Ends the stream (no output for an empty stream).  Returns 0 or -1. */
+int wg_yaml_writer_finish(struct wg_yaml_writer *w);
+void wg_yaml_writer_release(struct wg_yaml_writer *w);
+
+/* Renders one node as single-line flow YAML (for messages and the log). */
+void wg_node_to_flow(struct wg_buf *out, const struct wg_node *node);
+
+/*
+ * Appends one resource as one line of compact JSON plus "\n".  Plain
+ * scalars are typed by YAML 1.1 rules, as kubectl reads them (yes -> true,
+ * 0755 -> 493, ~ -> null); quoted and block scalars are strings; integers
+ * too large for 64 bits are written with all their digits.  A value JSON
+ * cannot hold (.inf, .nan) is an error reported on ctx against res.
+ * Returns 0 or -1.
+ */
+int wg_json_write(struct wg_ctx *ctx, struct wg_buf *out,
+		  const struct wg_resource *res);
+
+/*
+ * Writes every live resource of list (WG_RES_DELETED skipped) as a YAML or
+ * JSON stream into out.  Returns 0 or -1 (reported on ctx).
+ */
+enum wg_format { WG_FORMAT_YAML = 0, WG_FORMAT_JSON };
+int wg_write_resources(struct wg_ctx *ctx, struct wg_buf *out,
+		       const struct wg_resources *list, enum wg_format format);
+
+#endif

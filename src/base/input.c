@@ -1,0 +1,259 @@
+#include "wingen/base/input.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "wingen/base/alloc.h"
+#include "wingen/base/buf.h"
+
+static int fail(struct wg_ctx *ctx, const char *path, const char *what,
+		int err)
+{
+	if (err)
+		return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0, "%s: %s",
+				    what, strerror(err));
+	return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0, "%s", what);
+}
+
+int wg_input_read_fd(struct wg_ctx *ctx, int fd, const char *name,
+		     struct wg_input *in)
+{
+	struct wg_buf b = WG_BUF_INIT;
+	struct stat st;
+
+	memset(in, 0, sizeof(*in));
+	/* A regular file is read into one exact allocation (+1 probe byte to
+	 * see the end without growing). */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		b.buf = wg_xmalloc((size_t)st.st_size + 2);
+		b.cap = (size_t)st.st_size + 2;
+		b.buf[0] = '\0';
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (b.cap - b.len < 2)
+			wg_buf_grow(&b, 65536);
+		n = read(fd, b.buf + b.len, b.cap - b.len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			wg_buf_release(&b);
+			return fail(ctx, name, "cannot read", err);
+		}
+		if (n == 0)
+			break;
+		b.len += (size_t)n;
+		b.buf[b.len] = '\0';
+		if (b.len > ctx->limits.max_input_bytes) {
+			wg_buf_release(&b);
+			return wg_report_at(ctx, WG_SEV_ERROR, name, 0, 0,
+					    "input is larger than the limit of "
+					    "%zu bytes", ctx->limits.max_input_bytes);
+		}
+	}
+	in->name = wg_xstrdup(name);
+	in->data = wg_buf_detach(&b, &in->len);
+	return 0;
+}
+
+int wg_input_read(struct wg_ctx *ctx, const char *path, struct wg_input *in)
+{
+	struct stat st;
+	int fd, rc;
+
+	memset(in, 0, sizeof(*in));
+	if (strcmp(path, "-") == 0)
+		return wg_input_read_fd(ctx, STDIN_FILENO, "-", in);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(ctx, path, "cannot open", errno);
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return fail(ctx, path, "is a folder, not a file", 0);
+	}
+	rc = wg_input_read_fd(ctx, fd, path, in);
+	close(fd);
+	return rc;
+}
+
+void wg_input_release(struct wg_input *in)
+{
+	free(in->name);
+	free(in->data);
+	memset(in, 0, sizeof(*in));
+}
+
+void wg_pathlist_add(struct wg_pathlist *list, const char *path)
+{
+	WG_GROW(list->items, list->cap, list->len + 1);
+	list->items[list->len++] = wg_xstrdup(path);
+}
+
+void wg_pathlist_release(struct wg_pathlist *list)
+{
+	for (size_t i = 0; i < list->len; i++)
+		free(list->items[i]);
+	free(list->items);
+	memset(list, 0, sizeof(*list));
+}
+
+static bool has_manifest_ext(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 5 && strcmp(name + n - 5, ".yaml") == 0)
+	       || (n > 4 && strcmp(name + n - 4, ".yml") == 0)
+	       || (n > 5 && strcmp(name + n - 5, ".json") == 0);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Folders being walked, by device and inode, to stop symlink loops. */
+struct visit {
+	dev_t dev;
+	ino_t ino;
+	const struct visit *up;
+};
+
+/* Whether real (a resolved path) is root (resolved) or lies in it. */
+static bool within(const char *root, const char *real)
+{
+	size_t n = strlen(root);
+
+	if (strcmp(root, "/") == 0)
+		return true;
+	return strncmp(real, root, n) == 0
+	       && (real[n] == '\0' || real[n] == '/');
+}
+
+/* Under a load restrictor (root set): a symbolic link may not lead out. */
+static int check_link(struct wg_ctx *ctx, const char *path, const char *root)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	if (!root || lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)
+	    || !realpath(path, real) || within(root, real))
+		return 0;
+	return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0, "symbolic link "
+			    "leads outside the profile's folder '%s' (allow it "
+			    "with --load-restrictor none)", root);
+}
+
+static int walk_dir(struct wg_ctx *ctx, const char *dir, const struct visit *up,
+		    const char *root, struct wg_pathlist *out, unsigned depth)
+{
+	struct wg_pathlist names = { 0 };
+	struct visit here;
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int rc = 0;
+
+	if (stat(dir, &st) != 0)
+		return fail(ctx, dir, "cannot read folder", errno);
+	for (const struct visit *v = up; v; v = v->up)
+		if (v->dev == st.st_dev && v->ino == st.st_ino)
+			return fail(ctx, dir, "symbolic link loop", 0);
+	if (depth > 64)
+		return fail(ctx, dir, "folders nested more than 64 deep", 0);
+	here.dev = st.st_dev;
+	here.ino = st.st_ino;
+	here.up = up;
+	d = opendir(dir);
+	if (!d)
+		return fail(ctx, dir, "cannot read folder", errno);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			wg_pathlist_add(&names, e->d_name);
+	closedir(d);
+	if (names.len)	/* an empty folder has no array to sort */
+		qsort(names.items, names.len, sizeof(*names.items), cmp_str);
+	for (size_t i = 0; i < names.len && rc == 0; i++) {
+		struct wg_buf path = WG_BUF_INIT;
+
+		wg_buf_addstr(&path, dir);
+		if (path.len && path.buf[path.len - 1] != '/')
+			wg_buf_addch(&path, '/');
+		wg_buf_addstr(&path, names.items[i]);
+		if (path.len >= PATH_MAX) {
+			rc = fail(ctx, path.buf, "path is too long", 0);
+		} else if (check_link(ctx, path.buf, root)) {
+			rc = -1;
+		} else if (stat(path.buf, &st) != 0) {
+			/* A dangling link is not a manifest: skip it. */
+			if (lstat(path.buf, &st) != 0)
+				rc = fail(ctx, path.buf, "cannot read", errno);
+		} else if (S_ISDIR(st.st_mode)) {
+			rc = walk_dir(ctx, path.buf, &here, root, out,
+				      depth + 1);
+		} else if (S_ISREG(st.st_mode) && has_manifest_ext(names.items[i])) {
+			wg_pathlist_add(out, path.buf);
+		}
+		wg_buf_release(&path);
+	}
+	wg_pathlist_release(&names);
+	return rc;
+}
+
+int wg_collect_files_within(struct wg_ctx *ctx, const char *path,
+			    const char *root, struct wg_pathlist *out)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") == 0) {
+		wg_pathlist_add(out, path);
+		return 0;
+	}
+	if (strlen(path) >= PATH_MAX)
+		return fail(ctx, path, "path is too long", 0);
+	if (stat(path, &st) != 0)
+		return fail(ctx, path, "cannot open", errno);
+	if (S_ISDIR(st.st_mode))
+		return walk_dir(ctx, path, NULL, root, out, 0);
+	wg_pathlist_add(out, path);
+	return 0;
+}
+
+int wg_collect_files(struct wg_ctx *ctx, const char *path,
+		     struct wg_pathlist *out)
+{
+	return wg_collect_files_within(ctx, path, NULL, out);
+}
+
+void wg_offset_position(const char *data, size_t len, size_t offset,
+			unsigned *line, unsigned *col)
+{
+	unsigned l = 1, c = 1;
+
+	size_t i = 0;
+
+	if (offset > len)
+		offset = len;
+	if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0)
+		i = 3;	/* a BOM is not a column */
+	for (; i < offset; i++) {
+		unsigned char ch = (unsigned char)data[i];
+
+		if (ch == '\n') {
+			l++;
+			c = 1;
+		} else if ((ch & 0xc0) != 0x80) {
+			c++;	/* count characters, not continuation bytes */
+		}
+	}
+	*line = l;
+	*col = c;
+}

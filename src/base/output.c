@@ -1,0 +1,419 @@
+#include "wingen/base/output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "wingen/base/alloc.h"
+#include "wingen/base/buf.h"
+
+/*
+ * Temporary files not yet renamed.  A signal handler must be able to find
+ * them, so this is the one piece of global state in wingen.  Slots are
+ * filled before the count is raised, so the handler never sees a half-made
+ * entry.
+ */
+#define MAX_TEMPS 4096
+static char *temps[MAX_TEMPS];
+static volatile sig_atomic_t ntemps;
+
+static void unlink_temps(void)
+{
+	for (sig_atomic_t i = 0; i < ntemps; i++)
+		if (temps[i])
+			unlink(temps[i]);
+}
+
+static void on_signal(int sig)
+{
+	unlink_temps();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void wg_output_install_cleanup(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	atexit(unlink_temps);
+	/* A closed pipe must be an error we can see (EPIPE), not a kill. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static int track(const char *path)
+{
+	/* Reuse a freed slot first: migrate may write more files than
+	 * MAX_TEMPS in one run, never that many at once. */
+	for (sig_atomic_t i = 0; i < ntemps; i++) {
+		if (!temps[i]) {
+			temps[i] = wg_xstrdup(path);
+			return 0;
+		}
+	}
+	if (ntemps >= MAX_TEMPS) {
+		errno = EMFILE;
+		return -1;
+	}
+	temps[ntemps] = wg_xstrdup(path);
+	ntemps++;
+	return 0;
+}
+
+static void untrack(const char *path)
+{
+	for (sig_atomic_t i = 0; i < ntemps; i++) {
+		if (temps[i] && strcmp(temps[i], path) == 0) {
+			char *p = temps[i];
+
+			temps[i] = NULL;
+			free(p);
+			return;
+		}
+	}
+}
+
+int wg_write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len > (1u << 30) ? (1u << 30) : len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int write_fd(struct wg_ctx *ctx, int fd, const char *name,
+		    const void *data, size_t len)
+{
+	if (wg_write_all(fd, data, len) == 0)
+		return WG_OUT_OK;
+	if (errno == EPIPE)
+		return WG_OUT_EPIPE;
+	wg_report_at(ctx, WG_SEV_ERROR, name, 0, 0, "cannot write: %s",
+		     strerror(errno));
+	return WG_OUT_ERROR;
+}
+
+/* Resolves a symlink so the rename replaces its target, not the link. */
+static char *final_path(const char *path)
+{
+	struct stat st;
+	char *real;
+
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		real = realpath(path, NULL);
+		if (real)
+			return real;
+	}
+	return wg_xstrdup(path);
+}
+
+/*
+ * Creates a temporary file next to path, with path's mode (or the umask
+ * default for a new file).  On success returns its fd and sets *tmp (the
+ * caller frees it; it is tracked for cleanup).
+ */
+static int create_temp(struct wg_ctx *ctx, const char *path, char **tmp)
+{
+	struct wg_buf name = WG_BUF_INIT;
+	char *copy = wg_xstrdup(path), *base;
+	char *dir = wg_xstrdup(path);
+	struct stat st;
+	mode_t mode;
+	int fd, err;
+
+	base = basename(copy);
+	wg_buf_addf(&name, "%s/.%s.wingen-XXXXXX", dirname(dir), base);
+	free(copy);
+	free(dir);
+	if (stat(path, &st) == 0) {
+		mode = st.st_mode & 07777;
+	} else {
+		mode_t mask = umask(0);
+
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	fd = mkstemp(name.buf);
+	if (fd < 0) {
+		err = errno;
+		wg_buf_release(&name);
+		wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
+			     "cannot create a temporary file: %s",
+			     strerror(err));
+		return -1;
+	}
+	if (track(name.buf) != 0 || fchmod(fd, mode) != 0) {
+		err = errno;
+		close(fd);
+		unlink(name.buf);
+		untrack(name.buf);
+		wg_buf_release(&name);
+		wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
+			     "cannot create a temporary file: %s",
+			     strerror(err));
+		return -1;
+	}
+	*tmp = wg_buf_detach(&name, NULL);
+	return fd;
+}
+
+/* Syncs and closes a temporary file; on failure removes it. */
+static int finish_temp(struct wg_ctx *ctx, const char *path, int fd,
+		       char *tmp)
+{
+	if (fsync(fd) != 0 || close(fd) != 0) {
+		int err = errno;
+
+		unlink(tmp);
+		untrack(tmp);
+		free(tmp);
+		return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
+				    "cannot write: %s", strerror(err));
+	}
+	return 0;
+}
+
+static void drop_temp(int fd, char *tmp)
+{
+	close(fd);
+	unlink(tmp);
+	untrack(tmp);
+	free(tmp);
+}
+
+/* Writes data to a new temporary file next to path (see create_temp). */
+static int write_temp(struct wg_ctx *ctx, const char *path, const void *data,
+		      size_t len, char **tmp)
+{
+	int fd = create_temp(ctx, path, tmp);
+
+	if (fd < 0)
+		return -1;
+	if (wg_write_all(fd, data, len) != 0) {
+		int err = errno;
+
+		drop_temp(fd, *tmp);
+		*tmp = NULL;
+		return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
+				    "cannot write: %s", strerror(err));
+	}
+	if (finish_temp(ctx, path, fd, *tmp)) {
+		*tmp = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int commit_temp(struct wg_ctx *ctx, const char *path, char *tmp)
+{
+	int rc = 0;
+
+	if (rename(tmp, path) != 0) {
+		rc = wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
+				  "cannot replace the file: %s",
+				  strerror(errno));
+		unlink(tmp);
+	}
+	untrack(tmp);
+	free(tmp);
+	return rc;
+}
+
+/*
+ * Whether path names an open file descriptor: /dev/stdout (stdin,
+ * stderr), /dev/fd/N, /proc/PID/fd/N.
+ */
+static bool fd_alias(const char *path)
+{
+	char *c1 = wg_xstrdup(path), *c2 = wg_xstrdup(path);
+	const char *base = basename(c1);
+	char real[PATH_MAX];
+	bool r = false;
+
+	if (realpath(dirname(c2), real)) {
+		size_t n = strlen(real);
+
+		if (strcmp(real, "/dev") == 0)
+			r = strncmp(base, "std", 3) == 0;
+		else if (strncmp(real, "/proc/", 6) == 0)
+			r = n > 3 && strcmp(real + n - 3, "/fd") == 0;
+	}
+	free(c1);
+	free(c2);
+	return r;
+}
+
+/*
+ * True when path must be written in place: it exists and is not a regular
+ * file, or it reaches one through a file descriptor's name (/dev/stdout
+ * redirected to a file, maybe through symbolic links of its own).  Renaming
+ * over such a file would drop what the shell opened, e.g. a log appended
+ * to with >>.
+ */
+static bool special_file(const char *path)
+{
+	char cur[PATH_MAX], link[PATH_MAX];
+	struct stat st;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return true;
+	if (strlen(path) >= sizeof(cur))
+		return false;
+	strcpy(cur, path);
+	for (int hop = 0; hop < 40; hop++) {
+		ssize_t n;
+
+		if (fd_alias(cur))
+			return true;
+		n = readlink(cur, link, sizeof(link) - 1);
+		if (n < 0)
+			return false;
+		link[n] = '\0';
+		if (link[0] != '/') {
+			char *copy = wg_xstrdup(cur);
+			int len = snprintf(cur, sizeof(cur), "%s/%s",
+					   dirname(copy), link);
+
+			free(copy);
+			if (len < 0 || (size_t)len >= sizeof(cur))
+				return false;
+		} else {
+			memcpy(cur, link, (size_t)n + 1);
+		}
+	}
+	return false;
+}
+
+int wg_out_open(struct wg_ctx *ctx, struct wg_out *out, const char *path)
+{
+	memset(out, 0, sizeof(*out));
+	out->fd = -1;
+	if (!path || strcmp(path, "-") == 0) {
+		out->fd = STDOUT_FILENO;
+		out->name = "stdout";
+		return WG_OUT_OK;
+	}
+	out->name = path;
+	if (special_file(path)) {
+		/* /dev/stdout, /dev/full, a FIFO: write in place. */
+		out->fd = open(path, O_WRONLY | O_CLOEXEC | O_APPEND);
+		if (out->fd < 0) {
+			wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
+				     "cannot open: %s", strerror(errno));
+			return out->status = WG_OUT_ERROR;
+		}
+		return WG_OUT_OK;
+	}
+	out->path = final_path(path);
+	out->fd = create_temp(ctx, out->path, &out->tmp);
+	if (out->fd < 0) {
+		free(out->path);
+		out->path = NULL;
+		return out->status = WG_OUT_ERROR;
+	}
+	return WG_OUT_OK;
+}
+
+int wg_out_write(struct wg_ctx *ctx, struct wg_out *out, const void *data,
+		 size_t len)
+{
+	if (out->status)
+		return out->status;
+	out->status = write_fd(ctx, out->fd, out->name, data, len);
+	return out->status;
+}
+
+int wg_out_commit(struct wg_ctx *ctx, struct wg_out *out)
+{
+	int rc = out->status;
+
+	if (rc) {
+		wg_out_abort(out);
+		return rc;
+	}
+	if (out->tmp) {
+		if (finish_temp(ctx, out->path, out->fd, out->tmp)
+		    || commit_temp(ctx, out->path, out->tmp))
+			rc = WG_OUT_ERROR;
+		out->tmp = NULL;
+	} else if (out->fd != STDOUT_FILENO && close(out->fd) != 0) {
+		wg_report_at(ctx, WG_SEV_ERROR, out->name, 0, 0,
+			     "cannot write: %s", strerror(errno));
+		rc = WG_OUT_ERROR;
+	}
+	out->fd = -1;
+	free(out->path);
+	out->path = NULL;
+	return rc;
+}
+
+void wg_out_abort(struct wg_out *out)
+{
+	if (out->tmp)
+		drop_temp(out->fd, out->tmp);
+	else if (out->fd > STDOUT_FILENO)
+		close(out->fd);
+	out->tmp = NULL;
+	out->fd = -1;
+	free(out->path);
+	out->path = NULL;
+}
+
+int wg_output_write(struct wg_ctx *ctx, const char *path, const void *data,
+		    size_t len)
+{
+	struct wg_out out;
+
+	if (wg_out_open(ctx, &out, path))
+		return out.status;
+	wg_out_write(ctx, &out, data, len);
+	return wg_out_commit(ctx, &out);
+}
+
+int wg_output_replace_all(struct wg_ctx *ctx,
+			  const struct wg_file_update *files, size_t n)
+{
+	char **tmps = wg_xcalloc(n ? n : 1, sizeof(*tmps));
+	char **targets = wg_xcalloc(n ? n : 1, sizeof(*targets));
+	int rc = 0;
+
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		targets[i] = final_path(files[i].path);
+		rc = write_temp(ctx, targets[i], files[i].data, files[i].len,
+				&tmps[i]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (tmps[i] && rc == 0) {
+			rc = commit_temp(ctx, targets[i], tmps[i]);
+		} else if (tmps[i]) {
+			unlink(tmps[i]);
+			untrack(tmps[i]);
+			free(tmps[i]);
+		}
+		free(targets[i]);
+	}
+	free(tmps);
+	free(targets);
+	return rc ? -1 : 0;
+}

@@ -1,0 +1,769 @@
+#include "wingen/core/select.h"
+
+#include <string.h>
+
+#include "wingen/k8s/catalog.h"
+#include "wingen/k8s/sched.h"
+
+struct rc_entry {
+	const char *name;
+	const struct wg_resource *res;
+};
+
+struct wg_select_state {
+	size_t *matches;	/* per windows.select entry: workloads matched */
+	size_t nentries;
+	bool reported;		/* unmatched entries reported */
+	struct rc_entry *rcs;	/* the RuntimeClasses of the list */
+	size_t nrcs;
+	size_t indexed_len;	/* list->len when rcs was built */
+	size_t selected_len;	/* list->len when all were last selected */
+};
+
+static struct wg_select_state *state(struct wg_resources *list)
+{
+	if (!list->select) {
+		list->select = wg_arena_zalloc(&list->arena,
+					       sizeof(*list->select));
+		list->select->indexed_len = (size_t)-1;
+		list->select->selected_len = (size_t)-1;
+	}
+	return list->select;
+}
+
+/* The per-entry match counters, made when the profile is first seen. */
+static size_t *counters(const struct wg_profile *p, struct wg_resources *list)
+{
+	struct wg_select_state *st = state(list);
+
+	if (!st->matches) {
+		st->nentries = p->nselect;
+		st->matches = wg_arena_zalloc(&list->arena, (p->nselect + 1)
+					      * sizeof(*st->matches));
+	}
+	return st->matches;
+}
+
+static bool is_runtime_class(const struct wg_resource *res)
+{
+	const struct wg_node *api = wg_map_get(res->root, "apiVersion");
+
+	return wg_resource_kind_is(res, "RuntimeClass") && wg_is_scalar(api)
+	       && api->len > 12 && memcmp(api->u.str, "node.k8s.io/", 12) == 0;
+}
+
+/* (Re)indexes the RuntimeClasses when the list changed length. */
+static void index_rcs(struct wg_resources *list, struct wg_select_state *st)
+{
+	size_t n = 0;
+
+	if (st->indexed_len == list->len)
+		return;
+	for (size_t i = 0; i < list->len; i++)
+		n += is_runtime_class(list->items[i]);
+	st->rcs = wg_arena_alloc(&list->arena, (n ? n : 1) * sizeof(*st->rcs));
+	st->nrcs = 0;
+	for (size_t i = 0; i < list->len; i++) {
+		const struct wg_resource *res = list->items[i];
+		const struct wg_node *name = wg_resource_name_node(res);
+
+		if (!is_runtime_class(res) || !wg_is_scalar(name)
+		    || (res->flags & WG_RES_DELETED))
+			continue;
+		st->rcs[st->nrcs].name = wg_scalar_dup(&list->arena, name);
+		st->rcs[st->nrcs].res = res;
+		st->nrcs++;
+	}
+	st->indexed_len = list->len;
+}
+
+const struct wg_resource *wg_select_runtime_class(struct wg_resources *list,
+						  const char *name)
+{
+	struct wg_select_state *st = state(list);
+
+	index_rcs(list, st);
+	for (size_t i = 0; i < st->nrcs; i++)
+		if (strcmp(st->rcs[i].name, name) == 0)
+			return st->rcs[i].res;
+	return NULL;
+}
+
+/* ---- matching one windows.select entry ---------------------------------- */
+
+struct match {
+	struct wg_ctx *ctx;
+	struct wg_resource *res;
+	size_t entry;
+};
+
+/* 1, 0, or -1 after reporting a regex that gave up. */
+static int regex_on(struct match *m, const struct wg_regex *re,
+		    const char *what, const struct wg_node *node,
+		    const char *field)
+{
+	const char *s = wg_is_scalar(node) ? node->u.str : "";
+	size_t len = wg_is_scalar(node) ? node->len : 0;
+	int rc = wg_regex_match(re, s, len);
+
+	if (rc >= 0)
+		return rc;
+	wg_error(m->ctx, m->res, node, field,
+		 "windows.select[%zu].%s: pattern '%s' gave up on '%.*s' "
+		 "(PCRE2 match or depth limit)", m->entry, what, re->source,
+		 (int)(len > 80 ? 80 : len), s);
+	return -1;
+}
+
+static bool kind_listed(const struct wg_select *e, const struct wg_resource *r)
+{
+	if (!e->nkinds)
+		return true;
+	for (size_t i = 0; i < e->nkinds; i++)
+		if (wg_resource_kind_is(r, e->kinds[i]))
+			return true;
+	return false;
+}
+
+static int images_match(struct match *m, const struct wg_select *e,
+			const struct wg_podspec *ps)
+{
+	struct wg_container_iter it;
+	struct wg_container c;
+	struct wg_buf path = WG_BUF_INIT;
+	int rc = 0;
+
+	wg_container_iter_init(&it, ps->spec);
+	while (rc == 0 && wg_container_next(&it, &c)) {
+		const struct wg_node *image = wg_map_get(c.node, "image");
+
+		if (!wg_is_scalar(image))
+			continue;
+		rc = regex_on(m, e->image, "image", image,
+			      wg_container_path(&path, ps, &c, "image",
+						(const char *)NULL));
+	}
+	wg_buf_release(&path);
+	return rc;
+}
+
+static int entry_matches(struct match *m, const struct wg_select *e,
+			 const struct wg_podspec *ps)
+{
+	const struct wg_node *meta = wg_map_get(m->res->root, "metadata");
+	int rc;
+
+	if (!kind_listed(e, m->res))
+		return 0;
+	if (e->name && (rc = regex_on(m, e->name, "name",
+				      wg_map_get(meta, "name"),
+				      "metadata.name")) <= 0)
+		return rc;
+	if (e->namespace_ && (rc = regex_on(m, e->namespace_, "namespace",
+					    wg_map_get(meta, "namespace"),
+					    "metadata.namespace")) <= 0)
+		return rc;
+	if (e->labels && !wg_label_selector_matches(e->labels,
+						    wg_map_get(meta, "labels")))
+		return 0;
+	if (e->annotations
+	    && !wg_label_selector_matches(e->annotations,
+					  wg_map_get(meta, "annotations")))
+		return 0;
+	if (e->image)
+		return images_match(m, e, ps);
+	return 1;
+}
+
+/* ---- the pod template's own say ----------------------------------------- */
+
+static const char *const os_keys[] = {
+	"kubernetes.io/os", "beta.kubernetes.io/os",
+};
+static const char *const arch_keys[] = {
+	"kubernetes.io/arch", "beta.kubernetes.io/arch",
+};
+
+static bool rc_selects_windows(const struct wg_resource *rc)
+{
+	const struct wg_node *ns = wg_path_get(rc->root,
+					       "scheduling.nodeSelector");
+
+	for (size_t i = 0; i < 2; i++)
+		if (wg_scalar_is(wg_map_get(ns, os_keys[i]), "windows"))
+			return true;
+	return false;
+}
+
+/* Whether the pod spec already targets Windows; *field says where. */
+static bool pod_targets_windows(const struct wg_profile *p,
+				struct wg_resources *list,
+				const struct wg_podspec *ps, struct wg_buf *field)
+{
+	const struct wg_node *spec = ps->spec;
+	const struct wg_node *ns = wg_map_get(spec, "nodeSelector");
+	const struct wg_node *rcn = wg_map_get(spec, "runtimeClassName");
+
+	for (size_t i = 0; i < 2; i++) {
+		if (wg_scalar_is(wg_map_get(ns, os_keys[i]), "windows")) {
+			wg_podspec_path(field, ps, "nodeSelector", os_keys[i],
+					(const char *)NULL);
+			return true;
+		}
+	}
+	if (wg_scalar_is(wg_path_get(spec, "os.name"), "windows")) {
+		wg_podspec_path(field, ps, "os", "name", (const char *)NULL);
+		return true;
+	}
+	for (size_t i = 0; i < 2; i++) {
+		if (wg_affinity_requires(spec, os_keys[i], "windows")) {
+			wg_podspec_path(field, ps, "affinity", "nodeAffinity",
+					(const char *)NULL);
+			return true;
+		}
+	}
+	if (wg_is_scalar(rcn) && rcn->len) {
+		char *name = wg_scalar_dup(&list->arena, rcn);
+		const struct wg_resource *rc;
+		bool hit = false;
+
+		for (size_t i = 0; i < p->nbuilds && !hit; i++)
+			hit = strcmp(p->builds[i].runtime_class, name) == 0;
+		if (!hit && (rc = wg_select_runtime_class(list, name)))
+			hit = rc_selects_windows(rc);
+		if (hit) {
+			wg_podspec_path(field, ps, "runtimeClassName",
+					(const char *)NULL);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool host_process(const struct wg_podspec *ps)
+{
+	const struct wg_node *pod = wg_path_get(ps->spec,
+		"securityContext.windowsOptions.hostProcess");
+	struct wg_container_iter it;
+	struct wg_container c;
+
+	wg_container_iter_init(&it, ps->spec);
+	while (wg_container_next(&it, &c)) {
+		const struct wg_node *hp = wg_path_get(c.node,
+			"securityContext.windowsOptions.hostProcess");
+
+		if (wg_scalar_is(wg_node_is_null(hp) ? pod : hp, "true"))
+			return true;
+	}
+	return false;
+}
+
+/* Microsoft's base-image repositories: their tags name a release. */
+static const char *const base_repos[] = {
+	"mcr.microsoft.com/windows/servercore",
+	"mcr.microsoft.com/windows/nanoserver",
+	"mcr.microsoft.com/windows/server",
+	"mcr.microsoft.com/windows",
+	"microsoft/windowsservercore", "microsoft/nanoserver",
+	"docker.io/microsoft/windowsservercore",
+	"docker.io/microsoft/nanoserver",
+	NULL,
+};
+
+const struct wg_release *wg_image_release(const char *image, size_t len)
+{
+	char buf[512];
+	const char *slash, *colon, *variant;
+
+	if (len >= sizeof(buf))
+		return NULL;
+	memcpy(buf, image, len);
+	buf[len] = '\0';
+	buf[strcspn(buf, "@")] = '\0';		/* digest */
+	slash = strrchr(buf, '/');
+	colon = strrchr(slash ? slash : buf, ':');
+	if (!colon)
+		return NULL;		/* "latest": no release named */
+	/* Variant tags of other images: "4.8-windowsservercore-ltsc2019" */
+	variant = strstr(colon, "windowsservercore-");
+	if (!variant)
+		variant = strstr(colon, "nanoserver-");
+	if (variant)
+		return wg_release_for_tag(variant);
+	buf[colon - buf] = '\0';
+	for (size_t i = 0; base_repos[i]; i++)
+		if (strcmp(buf, base_repos[i]) == 0)
+			return wg_release_for_tag(colon + 1);
+	return NULL;
+}
+
+/* The first container image whose base release cannot run on b's hosts,
+ * or NULL.  HostProcess containers need not match the host. */
+static const struct wg_node *image_misfit(const struct wg_selection *sel,
+					  const struct wg_build *b,
+					  const struct wg_release **rel)
+{
+	struct wg_container_iter it;
+	struct wg_container c;
+
+	if (sel->host_process)
+		return NULL;
+	wg_container_iter_init(&it, sel->pod.spec);
+	while (wg_container_next(&it, &c)) {
+		const struct wg_node *image = wg_map_get(c.node, "image");
+		const struct wg_release *r;
+
+		if (!wg_is_scalar(image))
+			continue;
+		r = wg_image_release(image->u.str, image->len);
+		if (r && !wg_release_can_run(b->release, r)) {
+			*rel = r;
+			return image;
+		}
+	}
+	return NULL;
+}
+
+/* Whether the pod spec agrees with build b where it names one: its
+ * nodeSelector arch and windows-build, its runtimeClassName, and the
+ * releases its Windows base images are built for. */
+static bool agrees(const struct wg_selection *sel, const struct wg_build *b)
+{
+	const struct wg_node *ns = wg_map_get(sel->pod.spec, "nodeSelector");
+	const struct wg_node *v;
+	const struct wg_release *r;
+
+	for (size_t i = 0; i < 2; i++) {
+		v = wg_map_get(ns, arch_keys[i]);
+		if (wg_is_scalar(v) && !wg_scalar_is(v, b->arch))
+			return false;
+	}
+	v = wg_map_get(ns, "node.kubernetes.io/windows-build");
+	if (wg_is_scalar(v) && !wg_scalar_is(v, b->release->build))
+		return false;
+	v = wg_map_get(sel->pod.spec, "runtimeClassName");
+	if (wg_is_scalar(v) && !wg_node_is_null(v)
+	    && !wg_scalar_is(v, b->runtime_class))
+		return false;
+	return !image_misfit(sel, b, &r);
+}
+
+static void choose_build(struct wg_arena *arena, const struct wg_profile *p,
+			 struct wg_selection *sel)
+{
+	const struct wg_select *e = sel->by == WG_SEL_ENTRY
+				    ? &p->select[sel->entry] : NULL;
+
+	if (sel->ntargets) {
+		sel->build = sel->targets[0];
+		for (size_t i = 0; i < sel->ntargets; i++) {
+			if (agrees(sel, sel->targets[i])) {
+				sel->build = sel->targets[i];
+				break;
+			}
+		}
+		sel->build_why = sel->targets_why;
+		return;
+	}
+	if (e && e->nbuilds) {
+		sel->build = e->builds[0];
+		for (size_t i = 0; i < e->nbuilds; i++) {
+			if (agrees(sel, e->builds[i])) {
+				sel->build = e->builds[i];
+				break;
+			}
+		}
+		sel->build_why = wg_arena_printf(arena,
+			"windows.select[%zu].builds", sel->entry);
+		return;
+	}
+	sel->build = p->default_build;
+	sel->build_why = "windows.default";
+	if (agrees(sel, p->default_build))
+		return;
+	for (size_t i = 0; i < p->nbuilds; i++) {
+		if (agrees(sel, &p->builds[i])) {
+			sel->build = &p->builds[i];
+			sel->build_why = "the build its pod spec names";
+			return;
+		}
+	}
+}
+
+static const char *build_label(struct wg_arena *arena,
+			       const struct wg_build *b)
+{
+	if (strcmp(b->arch, "amd64") == 0)
+		return b->release->name;
+	return wg_arena_printf(arena, "%s/%s", b->release->name, b->arch);
+}
+
+static void list_builds(struct wg_buf *out, const struct wg_profile *p)
+{
+	for (size_t i = 0; i < p->nbuilds; i++) {
+		if (i)
+			wg_buf_addstr(out, ", ");
+		wg_buf_addstr(out, p->builds[i].release->name);
+	}
+}
+
+/* Reads the wingen.dev/windows-build annotation into sel->build. */
+static void annotated_build(struct wg_ctx *ctx, struct wg_arena *arena,
+			    struct wg_resource *res, struct wg_selection *sel,
+			    const struct wg_node *ann)
+{
+	const struct wg_profile *p = ctx->profile;
+	const char *field = "metadata.annotations.[" WG_ANNOTATION_BUILD "]";
+	const struct wg_build *b = NULL;
+
+	if (!sel->windows) {
+		if (!sel->opted_out && !sel->failed)
+			wg_warning(ctx, res, ann, field,
+				   "annotation '%s' has no effect: not a "
+				   "Windows workload (add %s: \"true\" to "
+				   "select it)", WG_ANNOTATION_BUILD,
+				   WG_ANNOTATION_WINDOWS);
+		return;
+	}
+	if (wg_is_scalar(ann)) {
+		char *name = wg_scalar_dup(arena, ann);
+
+		b = wg_profile_find_build(p, name);
+	}
+	if (!b) {
+		struct wg_buf builds = WG_BUF_INIT;
+
+		list_builds(&builds, p);
+		wg_error(ctx, res, ann, field,
+			 "'%.*s' is not a build of the profile (builds: %s)",
+			 wg_is_scalar(ann) ? (int)ann->len : 0,
+			 wg_is_scalar(ann) ? ann->u.str : "", builds.buf);
+		wg_buf_release(&builds);
+		sel->failed = true;
+		sel->windows = false;
+		return;
+	}
+	sel->build = b;
+	sel->build_why = "annotation " WG_ANNOTATION_BUILD;
+}
+
+/*
+ * Reads annotation wingen.dev/windows-builds into sel->targets (one or
+ * more builds).  A problem is an error at the annotation, and the
+ * workload is then left alone.
+ */
+static void annotated_targets(struct wg_ctx *ctx, struct wg_arena *arena,
+			      struct wg_resource *res, struct wg_selection *sel,
+			      const struct wg_node *ann)
+{
+	const struct wg_profile *p = ctx->profile;
+	const char *field = "metadata.annotations.[" WG_ANNOTATION_BUILDS "]";
+	char *text = wg_is_scalar(ann) ? wg_scalar_dup(arena, ann) : NULL;
+	const struct wg_build **t;
+	struct wg_buf builds = WG_BUF_INIT;
+	size_t n = 0, cap = 1;
+	bool bad = false;
+
+	if (!text) {
+		wg_error(ctx, res, ann, field, "is not a string: write a "
+			 "comma-separated list of builds");
+		goto fail;
+	}
+	for (const char *c = text; *c; c++)
+		cap += *c == ',';
+	t = wg_arena_zalloc(arena, cap * sizeof(*t));
+	list_builds(&builds, p);
+	for (char *item = text, *next; item; item = next) {
+		const struct wg_build *b;
+		size_t len;
+
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		item += strspn(item, " ");
+		len = strlen(item);
+		while (len && item[len - 1] == ' ')
+			item[--len] = '\0';
+		if (!len) {
+			wg_error(ctx, res, ann, field, "'%.*s' has an empty "
+				 "entry", (int)ann->len, ann->u.str);
+			bad = true;
+			continue;
+		}
+		b = wg_profile_find_build(p, item);
+		if (!b) {
+			wg_error(ctx, res, ann, field, "'%s' is not a build of "
+				 "the profile (builds: %s)", item, builds.buf);
+			bad = true;
+			continue;
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (t[i] == b) {
+				wg_error(ctx, res, ann, field, "'%s' names "
+					 "build %s twice", item,
+					 build_label(arena, b));
+				bad = true;
+				b = NULL;
+				break;
+			}
+		}
+		if (b)
+			t[n++] = b;
+	}
+	wg_buf_release(&builds);
+	if (bad || !n)
+		goto fail;
+	sel->targets = t;
+	sel->ntargets = n;
+	sel->targets_why = "annotation " WG_ANNOTATION_BUILDS;
+	return;
+fail:
+	sel->failed = true;
+	sel->windows = false;
+}
+
+/* The targets of a Windows workload (annotation, else its entry). */
+static void find_targets(struct wg_ctx *ctx, struct wg_arena *arena,
+			 struct wg_resource *res, struct wg_selection *sel,
+			 const struct wg_node *plural)
+{
+	const struct wg_profile *p = ctx->profile;
+	const struct wg_select *e = sel->by == WG_SEL_ENTRY
+				    ? &p->select[sel->entry] : NULL;
+
+	if (plural) {
+		annotated_targets(ctx, arena, res, sel, plural);
+	} else if (e && e->nbuilds > 1) {
+		sel->targets = e->builds;
+		sel->ntargets = e->nbuilds;
+		sel->targets_why = wg_arena_printf(arena,
+			"windows.select[%zu].builds", sel->entry);
+	}
+}
+
+/* A singular wingen.dev/windows-build names the one build, and must be one
+ * of wingen.dev/windows-builds when both are there. */
+static void single_build(struct wg_ctx *ctx, struct wg_resource *res,
+			 struct wg_selection *sel, const struct wg_node *bann,
+			 const struct wg_node *plural)
+{
+	bool listed = false;
+
+	for (size_t i = 0; i < sel->ntargets; i++)
+		listed = listed || sel->targets[i] == sel->build;
+	if (sel->windows && plural && sel->ntargets && !listed) {
+		wg_error(ctx, res, bann, "metadata.annotations.["
+			 WG_ANNOTATION_BUILD "]", "'%.*s' is not one of the "
+			 "builds annotation %s lists ('%.*s')", (int)bann->len,
+			 bann->u.str, WG_ANNOTATION_BUILDS, (int)plural->len,
+			 plural->u.str);
+		sel->failed = true;
+		sel->windows = false;
+	}
+	sel->targets = NULL;
+	sel->ntargets = 0;
+	sel->targets_why = NULL;
+}
+
+/* A Windows base image the chosen build's hosts cannot run fails at
+ * container creation (windows.md 2.1): an error, with the way out. */
+static void check_images(struct wg_ctx *ctx, struct wg_resource *res,
+			 const struct wg_selection *sel)
+{
+	const struct wg_release *r = NULL;
+	const struct wg_node *image = image_misfit(sel, sel->build, &r);
+	struct wg_buf path = WG_BUF_INIT;
+
+	if (!image)
+		return;
+	/* the field path: find which container holds it */
+	{
+		struct wg_container_iter it;
+		struct wg_container c;
+
+		wg_container_iter_init(&it, sel->pod.spec);
+		while (wg_container_next(&it, &c))
+			if (wg_map_get(c.node, "image") == image)
+				wg_container_path(&path, &sel->pod, &c,
+						  "image", (const char *)NULL);
+	}
+	wg_error(ctx, res, image, path.buf,
+		 "'%.*s' is built for %s, which %s hosts cannot run with "
+		 "process isolation (%s); pick a build with annotation %s",
+		 (int)image->len, image->u.str, r->name,
+		 sel->build->release->name, sel->reason, WG_ANNOTATION_BUILD);
+	wg_buf_release(&path);
+}
+
+static void compute(struct wg_ctx *ctx, struct wg_resources *list,
+		    struct wg_resource *res, struct wg_selection *sel)
+{
+	const struct wg_profile *p = ctx->profile;
+	struct wg_select_state *st = state(list);
+	size_t *matches = counters(p, list);
+	struct wg_arena *arena = &list->arena;
+	const struct wg_node *anns = wg_path_get(res->root,
+						 "metadata.annotations");
+	const struct wg_node *force = wg_map_get(anns, WG_ANNOTATION_WINDOWS);
+	const struct wg_node *bann = wg_map_get(anns, WG_ANNOTATION_BUILD);
+	const struct wg_node *plural = wg_map_get(anns, WG_ANNOTATION_BUILDS);
+	struct match m = { ctx, res, 0 };
+	struct wg_buf field = WG_BUF_INIT;
+	long first = -1;
+
+	if (force && !wg_scalar_is(force, "true")
+	    && !wg_scalar_is(force, "false")) {
+		wg_error(ctx, res, force,
+			 "metadata.annotations.[" WG_ANNOTATION_WINDOWS "]",
+			 "'%.*s' is not \"true\" or \"false\"",
+			 wg_is_scalar(force) ? (int)force->len : 0,
+			 wg_is_scalar(force) ? force->u.str : "");
+		sel->failed = true;
+	}
+	for (size_t i = 0; i < p->nselect && i < st->nentries; i++) {
+		int rc;
+
+		if (first >= 0 && matches[i])
+			continue;	/* only counting, and it is counted */
+		m.entry = i;
+		rc = entry_matches(&m, &p->select[i], &sel->pod);
+		if (rc < 0)
+			sel->failed = true;
+		if (rc > 0) {
+			matches[i]++;
+			if (first < 0)
+				first = (long)i;
+		}
+	}
+	sel->host_process = host_process(&sel->pod);
+	sel->pod_windows = pod_targets_windows(p, list, &sel->pod, &field);
+	if (sel->failed)
+		goto out;
+	if (wg_scalar_is(force, "false")) {
+		sel->opted_out = true;
+	} else if (force) {
+		sel->by = WG_SEL_ANNOTATION;
+		sel->why = "annotation " WG_ANNOTATION_WINDOWS;
+	} else if (first >= 0) {
+		sel->by = WG_SEL_ENTRY;
+		sel->entry = (size_t)first;
+		sel->why = wg_arena_printf(arena, "windows.select[%ld]", first);
+	} else if (sel->pod_windows) {
+		sel->by = WG_SEL_POD;
+		sel->why = wg_arena_printf(arena, "already a Windows pod (%s)",
+					   field.buf);
+	}
+	sel->windows = sel->by != WG_SEL_NONE;
+	if (sel->windows)
+		find_targets(ctx, arena, res, sel, plural);
+	if (sel->windows)
+		choose_build(arena, p, sel);
+	if (plural && !sel->windows && !sel->opted_out && !sel->failed)
+		wg_warning(ctx, res, plural, "metadata.annotations.["
+			   WG_ANNOTATION_BUILDS "]", "annotation '%s' has no "
+			   "effect: not a Windows workload (add %s: \"true\" "
+			   "to select it)", WG_ANNOTATION_BUILDS,
+			   WG_ANNOTATION_WINDOWS);
+	if (bann) {
+		annotated_build(ctx, arena, res, sel, bann);
+		single_build(ctx, res, sel, bann, plural);
+	}
+	if (sel->ntargets == 1) {	/* one build listed: no fan-out */
+		sel->targets = NULL;
+		sel->ntargets = 0;
+	}
+	if (sel->windows) {
+		bool fan_out = sel->ntargets && wg_profile_runs(p, "fan-out");
+
+		sel->reason = wg_arena_printf(arena, "%s; build %s (%s)",
+					      sel->why,
+					      build_label(arena, sel->build),
+					      sel->build_why);
+		if (sel->ntargets && !fan_out)
+			wg_warning(ctx, res, plural, plural ? "metadata."
+				   "annotations.[" WG_ANNOTATION_BUILDS "]"
+				   : NULL, "targets %zu builds (%s), but the "
+				   "profile's transforms have no fan-out step: "
+				   "only build %s is used", sel->ntargets,
+				   sel->targets_why,
+				   build_label(arena, sel->build));
+		if (!fan_out)	/* fan-out checks each copy's images */
+			check_images(ctx, res, sel);
+	}
+out:
+	wg_buf_release(&field);
+}
+
+struct wg_selection *wg_select_as_copy(struct wg_resources *list,
+				       struct wg_resource *copy,
+				       const struct wg_selection *from,
+				       const struct wg_build *b)
+{
+	struct wg_arena *arena = &list->arena;
+	struct wg_selection *sel = wg_arena_alloc(arena, sizeof(*sel));
+
+	*sel = *from;
+	sel->workload = wg_podspec_find(copy, &sel->pod);
+	sel->build = b;
+	sel->build_why = wg_arena_printf(arena, "fan-out of %s",
+					 from->targets_why);
+	sel->reason = wg_arena_printf(arena, "%s; build %s (%s)", from->why,
+				      build_label(arena, b), sel->build_why);
+	sel->targets = NULL;
+	sel->ntargets = 0;
+	sel->targets_why = NULL;
+	sel->multi = false;
+	sel->runtime_class = NULL;
+	sel->reported = 0;
+	copy->sel = sel;
+	return sel;
+}
+
+struct wg_selection *wg_select(struct wg_ctx *ctx, struct wg_resources *list,
+			       struct wg_resource *res)
+{
+	struct wg_selection *sel = res->sel;
+
+	if (sel)
+		return sel;
+	sel = wg_arena_zalloc(&list->arena, sizeof(*sel));
+	res->sel = sel;
+	if (!wg_is_map(res->root))
+		return sel;
+	sel->workload = wg_podspec_find(res, &sel->pod);
+	if (sel->workload && ctx->profile && ctx->profile->nbuilds)
+		compute(ctx, list, res, sel);
+	return sel;
+}
+
+int wg_select_prepare(struct wg_ctx *ctx, struct wg_resources *list)
+{
+	struct wg_select_state *st = state(list);
+	const struct wg_profile *p = ctx->profile;
+
+	/* Every plugin's prepare lands here; once the list is selected a
+	 * pass over a large (cold) stream would find nothing new. */
+	if (st->selected_len != list->len) {
+		for (size_t i = 0; i < list->len; i++)
+			if (!(list->items[i]->flags & WG_RES_DELETED))
+				wg_select(ctx, list, list->items[i]);
+		st->selected_len = list->len;
+	}
+	if (st->reported || !p || !p->nbuilds)
+		return 0;
+	st->reported = true;
+	counters(p, list);
+	/* The embedded default entries (the default profile's, or copied
+	 * into a profile without windows.select, pos 0) are a catalog of
+	 * Windows images, not a choice the user made: no warning. */
+	if (strcmp(p->path, "<default>") == 0)
+		return 0;
+	for (size_t i = 0; i < p->nselect && i < st->nentries; i++)
+		if (!st->matches[i] && p->select[i].pos.line)
+			wg_report_at(ctx, WG_SEV_WARNING, p->path,
+				     p->select[i].pos.line,
+				     p->select[i].pos.col,
+				     "windows.select[%zu] matches no workload",
+				     i);
+	return 0;
+}

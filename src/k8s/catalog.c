@@ -1,0 +1,157 @@
+#include "wingen/k8s/catalog.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/*
+ * Facts: reference/windows.md section 2 (build numbers from hcsshim's
+ * osversion and containerd's platform code, tags from Microsoft's release
+ * posts, support status from the Kubernetes docs).
+ */
+#define LTSC2022_NUMBER 20348u
+
+const struct wg_release wg_releases[] = {
+	{
+		"ltsc2019", { "1809", "2019", NULL }, "10.0.17763", 17763,
+		true, false, false, "ltsc2019", "1809", NULL,
+		"legacy: dropped from the current Kubernetes docs; "
+		"nanoserver is tagged 1809 only",
+	},
+	{
+		"1903", { NULL }, "10.0.18362", 18362,
+		false, false, true, "1903", "1903", NULL,
+		"semi-annual channel; end of servicing (Kubernetes 1.18 only)",
+	},
+	{
+		"1909", { NULL }, "10.0.18363", 18363,
+		false, false, true, "1909", "1909", NULL,
+		"semi-annual channel; end of servicing",
+	},
+	{
+		"2004", { NULL }, "10.0.19041", 19041,
+		false, false, true, "2004", "2004", NULL,
+		"semi-annual channel; end of servicing",
+	},
+	{
+		"20H2", { NULL }, "10.0.19042", 19042,
+		false, false, true, "20H2", "20H2", NULL,
+		"semi-annual channel; end of servicing August 2022",
+	},
+	{
+		"ltsc2022", { "2022", "21H2", NULL }, "10.0.20348",
+		LTSC2022_NUMBER, true, true, false,
+		"ltsc2022", "ltsc2022", "ltsc2022",
+		"supported",
+	},
+	{
+		"23H2", { NULL }, "10.0.25398", 25398,
+		false, false, true, NULL, NULL, NULL,
+		"annual channel; no base images of its own (runs ltsc2022 "
+		"images); retired on AKS May 2026",
+	},
+	{
+		"ltsc2025", { "2025", "24H2", NULL }, "10.0.26100", 26100,
+		true, true, false, "ltsc2025", "ltsc2025", "ltsc2025",
+		"supported; the first release with arm64 nanoserver images",
+	},
+	{ NULL, { NULL }, NULL, 0, false, false, false, NULL, NULL, NULL,
+	  NULL },
+};
+
+/* "10.0.NNNNN" (optionally ".REV" when rev is true) -> NNNNN, else 0. */
+static unsigned parse_build(const char *s, bool rev)
+{
+	char *end;
+	unsigned long n;
+
+	if (strncmp(s, "10.0.", 5) != 0 || !(s[5] >= '0' && s[5] <= '9'))
+		return 0;
+	n = strtoul(s + 5, &end, 10);
+	if (rev && *end == '.' && end[1] >= '0' && end[1] <= '9')
+		end += 1 + strspn(end + 1, "0123456789");
+	return *end || n > 99999 ? 0 : (unsigned)n;
+}
+
+static const struct wg_release *by_number(unsigned n)
+{
+	for (const struct wg_release *r = wg_releases; r->name; r++)
+		if (r->number == n)
+			return r;
+	return NULL;
+}
+
+const struct wg_release *wg_release_find(const char *s)
+{
+	unsigned n;
+
+	if (!s || !*s)
+		return NULL;
+	for (const struct wg_release *r = wg_releases; r->name; r++) {
+		if (strcasecmp(r->name, s) == 0)
+			return r;
+		for (size_t i = 0; i < 3 && r->aliases[i]; i++)
+			if (strcasecmp(r->aliases[i], s) == 0)
+				return r;
+	}
+	n = parse_build(s, false);
+	return n ? by_number(n) : NULL;
+}
+
+bool wg_release_can_run(const struct wg_release *host,
+			const struct wg_release *image)
+{
+	if (!host || !image)
+		return false;
+	if (host->number < LTSC2022_NUMBER)
+		return host->number == image->number;
+	/* The stable ABI from ltsc2022 on: 2022 images run on later hosts. */
+	return image->number >= LTSC2022_NUMBER
+	       && image->number <= host->number;
+}
+
+static bool tag_is(const char *tag, size_t len, const char *want)
+{
+	return want && strlen(want) == len && strncasecmp(tag, want, len) == 0;
+}
+
+const struct wg_release *wg_release_for_tag(const char *tag)
+{
+	static const char *const prefixes[] = {
+		"windowsservercore-", "nanoserver-", "servercore-", NULL,
+	};
+	static const char *const suffixes[] = { "-amd64", "-arm64", NULL };
+	size_t len;
+	unsigned n;
+
+	if (!tag)
+		return NULL;
+	/* Docker official images name variants "windowsservercore-ltsc2022". */
+	for (size_t i = 0; prefixes[i]; i++)
+		if (strncasecmp(tag, prefixes[i], strlen(prefixes[i])) == 0) {
+			tag += strlen(prefixes[i]);
+			break;
+		}
+	len = strlen(tag);
+	for (size_t i = 0; suffixes[i]; i++) {
+		size_t sl = strlen(suffixes[i]);
+
+		if (len > sl && strcasecmp(tag + len - sl, suffixes[i]) == 0) {
+			len -= sl;
+			break;
+		}
+	}
+	for (const struct wg_release *r = wg_releases; r->name; r++) {
+		if (tag_is(tag, len, r->servercore)
+		    || tag_is(tag, len, r->nanoserver)
+		    || tag_is(tag, len, r->server))
+			return r;
+	}
+	/* Full version tags: servercore:10.0.20348.2227 */
+	if (len == strlen(tag)) {
+		n = parse_build(tag, true);
+		if (n)
+			return by_number(n);
+	}
+	return NULL;
+}

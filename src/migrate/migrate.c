@@ -1,0 +1,582 @@
+/*
+ * migrate, per file: read it and hand its objects to the chain with a copy
+ * taken before; afterwards diff each object, plan text edits, apply them
+ * document by document, and check that every edited document reads back
+ * as exactly the objects the chain produced.
+ */
+#include "wingen/migrate/migrate.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "wingen/base/alloc.h"
+#include "wingen/yaml/reader.h"
+#include "wingen/yaml/writer.h"
+
+struct wg_migrate_doc {
+	struct wg_node *root;	/* as read; NULL for an empty document */
+	unsigned index;		/* document index in the file */
+};
+
+/* What migrate keeps on each resource of a file (res->payload). */
+struct payload {
+	struct wg_migrate_file *file;
+	size_t doc;		/* index into file->docs */
+	long item;		/* index in the List's items, -1 */
+	struct wg_node *before;	/* the tree before the chain ran */
+};
+
+/* ---- templates ---------------------------------------------------------- */
+
+bool wg_migrate_is_template(const char *data, size_t len)
+{
+	yaml_parser_t p;
+	size_t prev_brace = SIZE_MAX;	/* index of the last '{' token */
+	bool found = false;
+
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)data, len);
+	while (!found) {
+		yaml_token_t t;
+		bool end;
+
+		if (!yaml_parser_scan(&p, &t))
+			break;
+		end = t.type == YAML_STREAM_END_TOKEN;
+		if (t.type == YAML_FLOW_MAPPING_START_TOKEN) {
+			/* "{{" reads as two flow mappings opened back to
+			 * back: Go template syntax, not YAML anyone meant */
+			found = prev_brace != SIZE_MAX
+				&& t.start_mark.index == prev_brace + 1;
+			prev_brace = t.start_mark.index;
+		} else if (t.type == YAML_SCALAR_TOKEN
+			   && t.data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+			const char *s = (const char *)t.data.scalar.value;
+
+			for (size_t i = 0; i + 1 < t.data.scalar.length; i++)
+				if (s[i] == '{' && s[i + 1] == '{')
+					found = true;
+		}
+		yaml_token_delete(&t);
+		if (end)
+			break;
+	}
+	yaml_parser_delete(&p);
+	return found;
+}
+
+/* ---- loading ------------------------------------------------------------ */
+
+static bool is_object(const struct wg_node *root)
+{
+	return wg_is_map(root) && wg_is_scalar(wg_map_get(root, "apiVersion"))
+	       && wg_is_scalar(wg_map_get(root, "kind"));
+}
+
+static long item_index(const struct wg_node *root, const struct wg_node *item)
+{
+	const struct wg_node *items = wg_map_get(root, "items");
+
+	for (size_t i = 0; wg_is_seq(items) && i < items->len; i++)
+		if (wg_seq_item(items, i) == item)
+			return (long)i;
+	return -1;
+}
+
+int wg_migrate_load(struct wg_ctx *ctx, struct wg_migrate_file *f,
+		    const char *path, struct wg_resources *list)
+{
+	struct wg_input in;
+
+	memset(f, 0, sizeof(*f));
+	wg_buf_init(&f->out);
+	if (wg_input_read(ctx, path, &in))
+		return -1;
+	return wg_migrate_load_input(ctx, f, &in, list);
+}
+
+int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
+			  struct wg_input *in, struct wg_resources *list)
+{
+	struct wg_reader r;
+	struct wg_node *root;
+	size_t cap = 0;
+	unsigned index;
+	bool objects = false, json, nested = false;
+	size_t file_first;
+	const char *file, *path = in->name;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	wg_buf_init(&f->out);
+	f->in = *in;
+	memset(in, 0, sizeof(*in));
+	if (wg_migrate_is_template(f->in.data, f->in.len)) {
+		f->skip = "a Helm template ('{{' outside quoted scalars)";
+		return 0;
+	}
+	wg_reader_init(&r, ctx, &f->in);
+	while ((rc = wg_reader_next(&r, &list->arena, &root, &index)) > 0) {
+		WG_GROW(f->docs, cap, f->ndocs + 1);
+		f->docs[f->ndocs].root = root;
+		f->docs[f->ndocs].index = index;
+		f->ndocs++;
+		objects = objects || is_object(root);
+	}
+	json = r.json_stream;
+	wg_reader_release(&r);
+	if (rc < 0)
+		return -1;
+	if (json) {
+		f->skip = "a stream of JSON objects";
+		return 0;
+	}
+	if (!objects) {
+		f->skip = "no Kubernetes objects (apiVersion and kind)";
+		return 0;
+	}
+	file = wg_arena_strdup(&list->arena, path);
+	file_first = list->len;
+	for (size_t d = 0; d < f->ndocs; d++) {
+		size_t first = list->len;
+
+		wg_resources_add_document(list, f->docs[d].root, file,
+					  f->docs[d].index);
+		for (size_t i = first; i < list->len; i++) {
+			struct wg_resource *res = list->items[i];
+			struct payload *pl = wg_arena_zalloc(&list->arena,
+							     sizeof(*pl));
+
+			pl->file = f;
+			pl->doc = d;
+			pl->item = -1;
+			if (res->flags & WG_RES_LIST_ITEM)
+				pl->item = item_index(f->docs[d].root,
+						      res->root);
+			if (pl->item < 0 && (res->flags & WG_RES_LIST_ITEM))
+				nested = true;
+			pl->before = wg_node_clone(&list->arena, res->root);
+			res->payload = pl;
+		}
+	}
+	/* Text edits follow one level of List items; build expands deeper
+	 * Lists too, so such a file cannot be migrated as text. */
+	if (nested) {
+		f->skip = "a List inside a List (migrate edits the items of one "
+			  "List only)";
+		list->len = file_first;	/* its objects take no part */
+	}
+	return 0;
+}
+
+void wg_migrate_file_release(struct wg_migrate_file *f)
+{
+	wg_input_release(&f->in);
+	free(f->docs);
+	wg_buf_release(&f->out);
+	memset(f, 0, sizeof(*f));
+}
+
+/* ---- finishing ---------------------------------------------------------- */
+
+/* One document while its edits are worked out. */
+struct docstate {
+	struct wg_resource **res;	/* its objects, in list order */
+	size_t nres, cap;
+	struct wg_resource **extra;	/* objects the chain added after it */
+	size_t nextra, extra_cap;
+	const struct wg_resource *culprit;	/* why it cannot be edited */
+	const char *problem;
+	struct wg_node where;	/* position for the message */
+	const char *field;
+	size_t changed;		/* objects the chain changed */
+};
+
+struct finisher {
+	struct wg_ctx *ctx;
+	struct wg_migrate_file *f;
+	const struct wg_migrate_opts *opts;
+	struct wg_pos_index ix;
+	struct docstate *docs;
+	struct wg_arena arena;	/* paths, copies */
+};
+
+static void doc_push(struct wg_resource ***items, size_t *len, size_t *cap,
+		     struct wg_resource *res)
+{
+	WG_GROW(*items, *cap, *len + 1);
+	(*items)[(*len)++] = res;
+}
+
+/* Sorts the list's objects by the document they belong to. */
+static void group(struct finisher *fin, const struct wg_resources *list)
+{
+	struct wg_migrate_file *f = fin->f;
+	long last = -1;
+
+	for (size_t i = 0; i < list->len; i++) {
+		struct wg_resource *res = list->items[i];
+		struct payload *pl = res->payload;
+		struct docstate *ds;
+
+		if (pl && pl->file == f) {
+			last = (long)pl->doc;
+			doc_push(&fin->docs[pl->doc].res,
+				 &fin->docs[pl->doc].nres,
+				 &fin->docs[pl->doc].cap, res);
+			continue;
+		}
+		if (pl || (res->flags & WG_RES_GENERATED) || !res->file
+		    || strcmp(res->file, f->in.name) != 0 || last < 0)
+			continue;
+		ds = &fin->docs[last];
+		doc_push(&ds->extra, &ds->nextra, &ds->extra_cap, res);
+		/* after an object of a List, build's order would put it
+		 * among the items, where no document can go */
+		if (!ds->problem && ds->nres
+		    && ((struct payload *)ds->res[0]->payload)->item >= 0) {
+			ds->problem = "the chain added an object after an item "
+				      "of a List, and List items are not "
+				      "written as text";
+			ds->culprit = res;
+		}
+	}
+}
+
+static struct wg_pos_node *resource_pos(const struct finisher *fin,
+					const struct payload *pl)
+{
+	struct wg_pos_node *root;
+
+	if (pl->doc >= fin->ix.ndocs)
+		return NULL;
+	root = fin->ix.docs[pl->doc].root;
+	if (pl->item >= 0) {
+		struct wg_pos_node *items = NULL;
+
+		for (size_t i = 0; root && root->kind == WG_NODE_MAP
+				   && i < root->len; i++) {
+			const struct wg_pos_node *k = wg_pos_key(root, i);
+
+			if (k->text_len == 5
+			    && memcmp(k->text, "items", 5) == 0)
+				items = wg_pos_value(root, i);
+		}
+		if (!items || items->kind != WG_NODE_SEQ
+		    || (size_t)pl->item >= items->len)
+			return NULL;
+		return items->items[pl->item];
+	}
+	return root;
+}
+
+static void set_problem(struct docstate *ds, const struct wg_resource *res,
+			const char *problem, uint32_t line, uint32_t col,
+			const char *field)
+{
+	if (ds->problem)
+		return;
+	ds->problem = problem;
+	ds->culprit = res;
+	memset(&ds->where, 0, sizeof(ds->where));
+	ds->where.kind = WG_NODE_SCALAR;
+	ds->where.line = line;
+	ds->where.col = col;
+	ds->field = field;
+}
+
+/* Plans the edits of one document into edits; a problem is recorded on
+ * ds (and the edits are then not used). */
+static void plan_doc(struct finisher *fin, struct docstate *ds,
+		     struct wg_edits *edits)
+{
+	for (size_t i = 0; i < ds->nres; i++) {
+		struct wg_resource *res = ds->res[i];
+		struct payload *pl = res->payload;
+		struct wg_tdiff_list changes = { NULL, 0, 0 };
+		struct wg_pos_map map = { NULL, NULL, 0, 0 };
+		struct wg_migrate_refusal why;
+		struct wg_pos_node *pos;
+
+		if (res->flags & WG_RES_DELETED) {
+			set_problem(ds, res, "the chain removed this object, "
+				    "and documents are not deleted as text",
+				    wg_node_line(pl->before), wg_node_col(pl->before), NULL);
+			continue;
+		}
+		if (!wg_tree_diff(&fin->arena, pl->before, res->root,
+				  &changes))
+			continue;
+		ds->changed++;
+		pos = resource_pos(fin, pl);
+		if (!pos) {
+			set_problem(ds, res, "cannot find the object in the "
+				    "text", wg_node_line(pl->before), wg_node_col(pl->before),
+				    NULL);
+		} else {
+			wg_pos_map_add_tree(&map, pl->before, pos);
+			if (wg_migrate_plan(&fin->ix, &map, &changes, 0,
+					    changes.len, edits, &why)) {
+				const char *path =
+					changes.items[why.change].path;
+
+				set_problem(ds, res, why.reason, why.line,
+					    why.col, *path ? path : NULL);
+			}
+		}
+		wg_pos_map_release(&map);
+		wg_tdiff_list_release(&changes);
+	}
+}
+
+/* The objects a document should read back as, in order. */
+static void expected(const struct docstate *ds, struct wg_resources *out)
+{
+	for (size_t i = 0; i < ds->nres; i++)
+		if (!(ds->res[i]->flags & WG_RES_DELETED))
+			wg_resources_append(out, ds->res[i]);
+	for (size_t i = 0; i < ds->nextra; i++)
+		wg_resources_append(out, ds->extra[i]);
+}
+
+/* True when text reads back as exactly the objects of ds. */
+static bool reads_back(struct finisher *fin, const struct docstate *ds,
+		       const char *text, size_t len)
+{
+	struct wg_resources want, got;
+	struct wg_input in;
+	struct wg_ctx scratch;
+	bool same;
+
+	wg_resources_init(&want);
+	wg_resources_init(&got);
+	wg_ctx_init(&scratch);
+	scratch.limits = fin->ctx->limits;
+	in.name = fin->f->in.name;
+	in.data = wg_xstrndup(text, len);
+	in.len = len;
+	expected(ds, &want);
+	same = wg_read_stream(&scratch, &in, &got) == 0
+	       && !wg_ctx_failed(&scratch) && got.len == want.len;
+	for (size_t i = 0; same && i < got.len; i++)
+		same = wg_tree_same(want.items[i]->root, got.items[i]->root);
+	free(in.data);
+	wg_ctx_release(&scratch);
+	wg_resources_release(&got);
+	wg_resources_release(&want);
+	return same;
+}
+
+/* The document's root as it should be written: the List with its items
+ * as the chain left them, or the object. */
+static const struct wg_node *doc_root(struct finisher *fin,
+				      const struct docstate *ds,
+				      const struct wg_migrate_doc *doc)
+{
+	const struct wg_node *items;
+	struct wg_node *copy, *seq;
+
+	if (ds->nres == 0)
+		return doc->root;
+	if (((struct payload *)ds->res[0]->payload)->item < 0)
+		return ds->res[0]->flags & WG_RES_DELETED ? NULL
+							   : ds->res[0]->root;
+	copy = wg_node_clone(&fin->arena, doc->root);
+	seq = wg_node_new_seq(&fin->arena);
+	items = wg_map_get(doc->root, "items");
+	seq->flags = items ? items->flags : seq->flags;
+	for (size_t i = 0; i < ds->nres; i++)
+		if (!(ds->res[i]->flags & WG_RES_DELETED))
+			wg_seq_append(&fin->arena, seq, ds->res[i]->root);
+	for (size_t i = 0; i < ds->nextra; i++)
+		wg_seq_append(&fin->arena, seq, ds->extra[i]->root);
+	wg_map_set(&fin->arena, copy, "items", seq);
+	return copy;
+}
+
+/* Writer output with the file's line breaks and no final break. */
+static void emit_yaml(struct finisher *fin, struct wg_buf *out,
+		      const struct wg_node *const *roots, size_t n,
+		      bool keep_break)
+{
+	struct wg_buf tmp = WG_BUF_INIT;
+	struct wg_yaml_writer w;
+	bool crlf = strcmp(fin->ix.eol, "\r\n") == 0;
+
+	wg_yaml_writer_init(&w, &tmp);
+	for (size_t i = 0; i < n; i++)
+		wg_yaml_writer_doc(&w, roots[i]);
+	wg_yaml_writer_finish(&w);
+	wg_yaml_writer_release(&w);
+	if (tmp.len && tmp.buf[tmp.len - 1] == '\n' && !keep_break)
+		tmp.len--;
+	for (size_t i = 0; i < tmp.len; i++) {
+		if (tmp.buf[i] == '\n' && crlf)
+			wg_buf_addch(out, '\r');
+		wg_buf_addch(out, tmp.buf[i]);
+	}
+	wg_buf_release(&tmp);
+}
+
+/* The document region [start, end) re-emitted by the writer: the content
+ * is replaced, comments before and after it stay. */
+static void reformat(struct finisher *fin, const struct docstate *ds,
+		     size_t d, size_t start, size_t end, struct wg_buf *out)
+{
+	const struct wg_pos_node *pos = fin->ix.docs[d].root;
+	const struct wg_node **roots;
+	const struct wg_node *root = doc_root(fin, ds, &fin->f->docs[d]);
+	bool list = ds->nres
+		    && ((struct payload *)ds->res[0]->payload)->item >= 0;
+	size_t n = 0;
+
+	roots = wg_xcalloc(ds->nextra + 1, sizeof(*roots));
+	if (root)
+		roots[n++] = root;
+	for (size_t i = 0; !list && i < ds->nextra; i++)
+		roots[n++] = ds->extra[i]->root;
+	wg_buf_add(out, fin->ix.data + start, pos->start - start);
+	/* content that ended with its line break (a block scalar last)
+	 * is replaced up to the next line */
+	emit_yaml(fin, out, roots, n, pos->end > pos->start
+		  && (fin->ix.data[pos->end - 1] == '\n'
+		      || fin->ix.data[pos->end - 1] == '\r'));
+	wg_buf_add(out, fin->ix.data + pos->end, end - pos->end);
+	free(roots);
+}
+
+/* Objects the chain added after a document become new documents right
+ * after it (before the next "---"), written by the YAML writer. */
+static void add_documents(struct finisher *fin, const struct docstate *ds,
+			  size_t end, struct wg_edits *edits)
+{
+	const struct wg_node **roots = wg_xcalloc(ds->nextra,
+						  sizeof(*roots));
+	struct wg_buf text = WG_BUF_INIT;
+	const char *d = fin->ix.data;
+
+	for (size_t i = 0; i < ds->nextra; i++)
+		roots[i] = ds->extra[i]->root;
+	if (end && d[end - 1] != '\n' && d[end - 1] != '\r')
+		wg_buf_addstr(&text, fin->ix.eol);
+	wg_buf_addf(&text, "---%s", fin->ix.eol);
+	emit_yaml(fin, &text, roots, ds->nextra, true);
+	wg_edits_add(edits, end, end, text.buf, text.len);
+	wg_buf_release(&text);
+	free(roots);
+}
+
+static void report(struct finisher *fin, const struct docstate *ds)
+{
+	const struct wg_resource *res = ds->culprit;
+	struct wg_resource where = *res;
+	struct payload *pl = res->payload;
+
+	/* name the object as it was read, at the place in the file */
+	if (pl && pl->file == fin->f)
+		where.root = pl->before;
+	wg_error(fin->ctx, &where, ds->where.line || ds->where.col
+		 ? &ds->where : NULL, ds->field, "cannot edit the file as "
+		 "text: %s (--reformat-fallback re-emits the document)",
+		 ds->problem);
+}
+
+int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
+		      const struct wg_resources *list,
+		      const struct wg_migrate_opts *opts)
+{
+	struct finisher fin;
+	const char *err;
+	size_t err_line;
+	int rc = 0;
+
+	if (f->skip)
+		return 0;
+	memset(&fin, 0, sizeof(fin));
+	fin.ctx = ctx;
+	fin.f = f;
+	fin.opts = opts;
+	wg_arena_init(&fin.arena);
+	wg_buf_reset(&f->out);
+	if (wg_pos_index_build(&fin.ix, f->in.data, f->in.len, &err,
+			       &err_line) || fin.ix.ndocs != f->ndocs) {
+		wg_pos_index_release(&fin.ix);
+		wg_arena_release(&fin.arena);
+		return wg_report_at(ctx, WG_SEV_ERROR, f->in.name, 0, 0,
+				    "cannot index the file for editing");
+	}
+	fin.docs = wg_xcalloc(f->ndocs ? f->ndocs : 1, sizeof(*fin.docs));
+	group(&fin, list);
+	for (size_t d = 0; d < f->ndocs; d++) {
+		struct docstate *ds = &fin.docs[d];
+		struct wg_edits edits = { NULL, 0, 0 };
+		size_t start = d ? fin.ix.docs[d].start : 0;
+		size_t end = d + 1 < f->ndocs ? fin.ix.docs[d + 1].start
+					      : f->in.len;
+		size_t mark = f->out.len;
+		bool done = false;
+
+		plan_doc(&fin, ds, &edits);
+		if (!ds->problem && ds->nextra)
+			add_documents(&fin, ds, end, &edits);
+		f->objects_changed += ds->changed + ds->nextra;
+		if (!ds->problem && edits.len) {
+			/* Apply to this document's region alone. */
+			for (size_t i = 0; i < edits.len; i++) {
+				edits.items[i].start -= start;
+				edits.items[i].end -= start;
+			}
+			if (wg_edits_apply(&edits, f->in.data + start,
+					   end - start, &f->out)) {
+				set_problem(ds, ds->res[0], "two edits overlap",
+					    0, 0, NULL);
+			} else if (!reads_back(&fin, ds, f->out.buf + mark,
+					       f->out.len - mark)) {
+				set_problem(ds, ds->res[0], "the edited text "
+					    "does not read back as the changed "
+					    "object", 0, 0, NULL);
+			} else {
+				done = true;
+			}
+		} else if (!ds->problem) {
+			wg_buf_add(&f->out, f->in.data + start, end - start);
+			done = true;
+		}
+		wg_edits_release(&edits);
+		if (done)
+			continue;
+		f->out.len = mark;
+		if (opts && opts->reformat_fallback && fin.ix.docs[d].root) {
+			reformat(&fin, ds, d, start, end, &f->out);
+			f->reformatted++;
+			if (reads_back(&fin, ds, f->out.buf + mark,
+				       f->out.len - mark))
+				continue;
+			f->out.len = mark;
+			ds->problem = "the re-emitted document does not read "
+				      "back as the changed object";
+		}
+		report(&fin, ds);
+		rc = -1;
+		wg_buf_add(&f->out, f->in.data + start, end - start);
+	}
+	/* A missing final line break stays missing, and a present one stays. */
+	if (f->in.len && !fin.ix.final_newline && f->out.len
+	    && f->out.buf[f->out.len - 1] == '\n') {
+		f->out.len--;
+		if (f->out.len && f->out.buf[f->out.len - 1] == '\r')
+			f->out.len--;
+	}
+	f->out.buf[f->out.len] = '\0';
+	f->changed = f->out.len != f->in.len
+		     || memcmp(f->out.buf, f->in.data, f->in.len) != 0;
+	for (size_t d = 0; d < f->ndocs; d++) {
+		free(fin.docs[d].res);
+		free(fin.docs[d].extra);
+	}
+	free(fin.docs);
+	wg_pos_index_release(&fin.ix);
+	wg_arena_release(&fin.arena);
+	return rc;
+}

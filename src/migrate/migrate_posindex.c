@@ -1,0 +1,537 @@
+/*
+ * Position index for migrate: byte spans of every node of a YAML text,
+ * from a second libyaml event pass (the tree keeps only start marks).
+ */
+#include "wingen/migrate/migrate.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "wingen/base/alloc.h"
+
+/* A collection being built. */
+struct frame {
+	struct wg_pos_node *node;
+	size_t base;	/* its children are stack[base..] */
+};
+
+struct builder {
+	struct wg_pos_index *ix;
+	struct wg_pos_node **stack;
+	size_t stack_len, stack_cap;
+	struct frame *frames;
+	size_t nframes, frames_cap;
+};
+
+/* Length of the line break at p (0 when none): CRLF, CR, LF, NEL, LS, PS. */
+static size_t break_len(const char *p, const char *end)
+{
+	if (*p == '\n')
+		return 1;
+	if (*p == '\r')
+		return p + 1 < end && p[1] == '\n' ? 2 : 1;
+	if ((unsigned char)*p == 0xc2 && p + 1 < end
+	    && (unsigned char)p[1] == 0x85)
+		return 2;
+	if ((unsigned char)*p == 0xe2 && p + 2 < end
+	    && (unsigned char)p[1] == 0x80
+	    && ((unsigned char)p[2] == 0xa8 || (unsigned char)p[2] == 0xa9))
+		return 3;
+	return 0;
+}
+
+static void index_lines(struct wg_pos_index *ix)
+{
+	const char *d = ix->data, *end = ix->data + ix->len;
+	size_t cap = 0, i = 0;
+	bool first_break = true;
+
+	if (ix->len >= 3 && memcmp(d, "\xef\xbb\xbf", 3) == 0)
+		i = 3;	/* libyaml's marks do not count the BOM */
+	WG_GROW(ix->lines, cap, 1);
+	ix->lines[ix->nlines++] = i;
+	ix->eol = "\n";
+	while (i < ix->len) {
+		size_t b = break_len(d + i, end);
+
+		if (!b) {
+			i++;
+			continue;
+		}
+		if (first_break && b == 2 && d[i] == '\r')
+			ix->eol = "\r\n";
+		first_break = false;
+		i += b;
+		WG_GROW(ix->lines, cap, ix->nlines + 1);
+		ix->lines[ix->nlines++] = i;
+	}
+	/* A text ending in a break has an empty last "line" after it. */
+	ix->final_newline = ix->len > 0 && ix->nlines > 1
+			    && ix->lines[ix->nlines - 1] == ix->len;
+}
+
+size_t wg_pos_offset(const struct wg_pos_index *ix, size_t line, size_t col)
+{
+	size_t off;
+
+	if (line >= ix->nlines)
+		return ix->len;
+	off = ix->lines[line];
+	while (col-- > 0 && off < ix->len) {
+		unsigned char c = (unsigned char)ix->data[off];
+
+		off += c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	}
+	return off < ix->len ? off : ix->len;
+}
+
+size_t wg_pos_line_of(const struct wg_pos_index *ix, size_t off)
+{
+	size_t lo = 0, hi = ix->nlines;
+
+	/* last line whose start is <= off */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->lines[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t wg_pos_next_line(const struct wg_pos_index *ix, size_t off)
+{
+	size_t line = wg_pos_line_of(ix, off);
+
+	return line + 1 < ix->nlines ? ix->lines[line + 1] : ix->len;
+}
+
+bool wg_pos_is_comment_line(const struct wg_pos_index *ix, size_t line)
+{
+	size_t off;
+
+	if (line >= ix->nlines || ix->in_scalar[line])
+		return false;
+	off = ix->lines[line];
+	while (off < ix->len && (ix->data[off] == ' ' || ix->data[off] == '\t'))
+		off++;
+	return off < ix->len && ix->data[off] == '#';
+}
+
+static size_t mark_offset(const struct wg_pos_index *ix, const yaml_mark_t *m)
+{
+	return wg_pos_offset(ix, m->line, m->column);
+}
+
+static struct wg_pos_node *new_node(struct builder *b, int kind,
+				    const yaml_event_t *e)
+{
+	struct wg_pos_node *n = wg_arena_zalloc(&b->ix->arena, sizeof(*n));
+
+	n->kind = (uint8_t)kind;
+	n->line = (uint32_t)e->start_mark.line;
+	n->col = (uint32_t)e->start_mark.column;
+	n->start = mark_offset(b->ix, &e->start_mark);
+	n->end = mark_offset(b->ix, &e->end_mark);
+	return n;
+}
+
+static void push(struct builder *b, struct wg_pos_node *n)
+{
+	WG_GROW(b->stack, b->stack_cap, b->stack_len + 1);
+	b->stack[b->stack_len++] = n;
+}
+
+/* Where the item after one ending at off has its '-': past blanks, line
+ * breaks and comments. */
+static size_t find_dash(const struct wg_pos_index *ix, size_t off)
+{
+	const char *d = ix->data, *end = ix->data + ix->len;
+
+	while (off < ix->len) {
+		size_t b = break_len(d + off, end);
+
+		if (b) {
+			off += b;
+		} else if (d[off] == ' ' || d[off] == '\t') {
+			off++;
+		} else if (d[off] == '#') {
+			while (off < ix->len && !break_len(d + off, end))
+				off++;
+		} else {
+			return d[off] == '-' ? off : SIZE_MAX;
+		}
+	}
+	return SIZE_MAX;
+}
+
+static void set_end_line(const struct wg_pos_index *ix, struct wg_pos_node *n)
+{
+	n->end_line = n->end > n->start
+		      ? (uint32_t)wg_pos_line_of(ix, n->end - 1) : n->line;
+}
+
+static void finish_collection(struct builder *b, const yaml_event_t *e)
+{
+	struct frame *f = &b->frames[--b->nframes];
+	struct wg_pos_node *n = f->node;
+	size_t count = b->stack_len - f->base;
+
+	n->len = (uint32_t)(n->kind == WG_NODE_MAP ? count / 2 : count);
+	if (count) {
+		n->items = wg_arena_alloc(&b->ix->arena,
+					  count * sizeof(*n->items));
+		memcpy(n->items, b->stack + f->base,
+		       count * sizeof(*n->items));
+	}
+	b->stack_len = f->base;
+	for (size_t i = 0; i < count; i++)
+		n->items[i]->parent = n;
+	if (n->flags & WG_POS_FLOW)
+		n->end = mark_offset(b->ix, &e->end_mark);
+	else if (count)
+		n->end = n->items[count - 1]->end;
+	if (n->kind == WG_NODE_SEQ && !(n->flags & WG_POS_FLOW) && count) {
+		n->dashes = wg_arena_alloc(&b->ix->arena,
+					   count * sizeof(*n->dashes));
+		n->dashes[0] = b->ix->data[n->start] == '-' ? n->start
+							    : SIZE_MAX;
+		for (size_t i = 1; i < count; i++)
+			n->dashes[i] = find_dash(b->ix, n->items[i - 1]->end);
+	}
+	for (size_t i = 0; n->kind == WG_NODE_MAP && i < n->len; i++) {
+		const struct wg_pos_node *k = wg_pos_key(n, i);
+
+		if (k->kind == WG_NODE_SCALAR && k->style == WG_STYLE_PLAIN
+		    && k->text_len == 2 && memcmp(k->text, "<<", 2) == 0)
+			n->flags |= WG_POS_MERGE;
+	}
+	set_end_line(b->ix, n);
+	push(b, n);
+}
+
+static void on_scalar(struct builder *b, const yaml_event_t *e)
+{
+	struct wg_pos_node *n = new_node(b, WG_NODE_SCALAR, e);
+	struct wg_pos_index *ix = b->ix;
+
+	n->style = (uint8_t)(e->data.scalar.style > 0
+			     ? e->data.scalar.style - 1 : 0);
+	if (e->data.scalar.anchor)
+		n->flags |= WG_POS_ANCHOR;
+	if (e->data.scalar.tag)
+		n->flags |= WG_POS_TAG;
+	n->text = wg_arena_strndup(&ix->arena,
+				   (const char *)e->data.scalar.value,
+				   e->data.scalar.length);
+	n->text_len = e->data.scalar.length;
+	set_end_line(ix, n);
+	for (size_t l = n->line + 1; l <= n->end_line && l < ix->nlines; l++)
+		ix->in_scalar[l] = 1;
+	push(b, n);
+}
+
+static void on_start(struct builder *b, const yaml_event_t *e, int kind)
+{
+	struct wg_pos_node *n = new_node(b, kind, e);
+	bool flow;
+
+	if (kind == WG_NODE_MAP) {
+		flow = e->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
+		if (e->data.mapping_start.anchor)
+			n->flags |= WG_POS_ANCHOR;
+		if (e->data.mapping_start.tag)
+			n->flags |= WG_POS_TAG;
+	} else {
+		flow = e->data.sequence_start.style
+		       == YAML_FLOW_SEQUENCE_STYLE;
+		if (e->data.sequence_start.anchor)
+			n->flags |= WG_POS_ANCHOR;
+		if (e->data.sequence_start.tag)
+			n->flags |= WG_POS_TAG;
+	}
+	if (flow)
+		n->flags |= WG_POS_FLOW;
+	WG_GROW(b->frames, b->frames_cap, b->nframes + 1);
+	b->frames[b->nframes].node = n;
+	b->frames[b->nframes].base = b->stack_len;
+	b->nframes++;
+}
+
+static void add_doc(struct builder *b, const yaml_event_t *e, size_t *cap)
+{
+	struct wg_pos_index *ix = b->ix;
+	struct wg_pos_doc *d;
+
+	WG_GROW(ix->docs, *cap, ix->ndocs + 1);
+	d = &ix->docs[ix->ndocs++];
+	memset(d, 0, sizeof(*d));
+	d->start = mark_offset(ix, &e->start_mark);
+	d->explicit_start = !e->data.document_start.implicit;
+	b->stack_len = 0;
+	b->nframes = 0;
+}
+
+/* Votes for the indentation step and sequence style the file uses. */
+struct votes {
+	size_t step[9];
+	size_t compact, indented;
+	size_t item[9];		/* item content column - dash column */
+	const char *data;
+};
+
+static bool spaces_between(const char *d, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		if (d[i] != ' ')
+			return false;
+	return true;
+}
+
+static void vote(const struct wg_pos_node *n, struct votes *v)
+{
+	size_t k;
+
+	if (n->kind != WG_NODE_MAP && n->kind != WG_NODE_SEQ)
+		return;
+	k = n->kind == WG_NODE_MAP ? 2 * (size_t)n->len : n->len;
+	for (size_t i = 0; n->kind == WG_NODE_MAP && !(n->flags & WG_POS_FLOW)
+			   && i < n->len; i++) {
+		const struct wg_pos_node *key = wg_pos_key(n, i);
+		const struct wg_pos_node *val = wg_pos_value(n, i);
+
+		if (val->flags & WG_POS_FLOW || val->line == key->line)
+			continue;
+		if (val->kind == WG_NODE_MAP && val->col > n->col
+		    && val->col - n->col <= 8)
+			v->step[val->col - n->col]++;
+		if (val->kind == WG_NODE_SEQ) {
+			if (val->col == n->col) {
+				v->compact++;
+			} else if (val->col > n->col
+				   && val->col - n->col <= 8) {
+				v->indented++;
+				v->step[val->col - n->col]++;
+			}
+		}
+	}
+	for (size_t i = 0; n->kind == WG_NODE_SEQ && n->dashes && i < n->len;
+	     i++) {
+		const struct wg_pos_node *it = n->items[i];
+		size_t dash = n->dashes[i];
+
+		/* a mapping item on its dash's line: "- key" or "-   key" */
+		if (it->kind == WG_NODE_MAP && dash != SIZE_MAX
+		    && it->start > dash && it->start - dash <= 8
+		    && spaces_between(v->data, dash + 1, it->start))
+			v->item[it->start - dash]++;
+	}
+	for (size_t i = 0; i < k; i++)
+		vote(n->items[i], v);
+}
+
+static void detect_style(struct wg_pos_index *ix)
+{
+	struct votes v;
+	size_t best = 0;
+
+	memset(&v, 0, sizeof(v));
+	v.data = ix->data;
+	for (size_t i = 0; i < ix->ndocs; i++)
+		if (ix->docs[i].root)
+			vote(ix->docs[i].root, &v);
+	ix->indent = 2;
+	for (size_t s = 1; s <= 8; s++) {
+		if (v.step[s] > best) {
+			best = v.step[s];
+			ix->indent = (unsigned)s;
+		}
+	}
+	ix->compact_seqs = v.compact >= v.indented;
+	ix->item_indent = 2;
+	for (size_t s = 2, most = 0; s <= 8; s++) {
+		if (v.item[s] > most) {
+			most = v.item[s];
+			ix->item_indent = (unsigned)s;
+		}
+	}
+}
+
+int wg_pos_index_build(struct wg_pos_index *ix, const char *data, size_t len,
+		       const char **error, size_t *error_line)
+{
+	struct builder b;
+	yaml_parser_t parser;
+	size_t docs_cap = 0;
+	int rc = 0;
+
+	memset(ix, 0, sizeof(*ix));
+	memset(&b, 0, sizeof(b));
+	ix->data = data;
+	ix->len = len;
+	wg_arena_init(&ix->arena);
+	index_lines(ix);
+	ix->in_scalar = wg_xcalloc(ix->nlines, 1);
+	b.ix = ix;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
+	/* Without the BOM: with the encoding forced libyaml would read it
+	 * as content.  Marks then count from lines[0], past it. */
+	yaml_parser_set_input_string(&parser,
+				     (const unsigned char *)data + ix->lines[0],
+				     len - ix->lines[0]);
+	for (bool done = false; !done;) {
+		yaml_event_t e;
+
+		if (!yaml_parser_parse(&parser, &e)) {
+			*error = parser.problem ? parser.problem
+						: "invalid YAML";
+			*error_line = parser.problem_mark.line;
+			rc = -1;
+			break;
+		}
+		switch (e.type) {
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			add_doc(&b, &e, &docs_cap);
+			break;
+		case YAML_DOCUMENT_END_EVENT:
+			if (ix->ndocs)
+				ix->docs[ix->ndocs - 1].root =
+					b.stack_len ? b.stack[0] : NULL;
+			break;
+		case YAML_SCALAR_EVENT:
+			on_scalar(&b, &e);
+			break;
+		case YAML_ALIAS_EVENT:
+			push(&b, new_node(&b, WG_POS_ALIAS, &e));
+			set_end_line(ix, b.stack[b.stack_len - 1]);
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+			on_start(&b, &e, WG_NODE_SEQ);
+			break;
+		case YAML_MAPPING_START_EVENT:
+			on_start(&b, &e, WG_NODE_MAP);
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			finish_collection(&b, &e);
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&e);
+	}
+	yaml_parser_delete(&parser);
+	free(b.stack);
+	free(b.frames);
+	if (rc == 0)
+		detect_style(ix);
+	return rc;
+}
+
+void wg_pos_index_release(struct wg_pos_index *ix)
+{
+	free(ix->lines);
+	free(ix->in_scalar);
+	free(ix->docs);
+	wg_arena_release(&ix->arena);
+	memset(ix, 0, sizeof(*ix));
+}
+
+/* ---- tree node -> position node ---------------------------------------- */
+
+static size_t hash_ptr(const void *p, size_t cap)
+{
+	uintptr_t x = (uintptr_t)p;
+
+	x ^= x >> 17;
+	x *= (uintptr_t)0x9e3779b97f4a7c15ull;
+	return (size_t)(x >> 7) & (cap - 1);
+}
+
+static void map_put(struct wg_pos_map *m, const struct wg_node *key,
+		    struct wg_pos_node *value)
+{
+	size_t i;
+
+	if (2 * (m->len + 1) > m->cap) {
+		struct wg_pos_map bigger = { NULL, NULL, m->cap ? 2 * m->cap
+							       : 64, 0 };
+
+		bigger.keys = wg_xcalloc(bigger.cap, sizeof(*bigger.keys));
+		bigger.values = wg_xcalloc(bigger.cap, sizeof(*bigger.values));
+		for (size_t j = 0; j < m->cap; j++)
+			if (m->keys[j])
+				map_put(&bigger, m->keys[j], m->values[j]);
+		wg_pos_map_release(m);
+		*m = bigger;
+	}
+	for (i = hash_ptr(key, m->cap); m->keys[i] && m->keys[i] != key;
+	     i = (i + 1) & (m->cap - 1))
+		;
+	if (!m->keys[i])
+		m->len++;
+	m->keys[i] = key;
+	m->values[i] = value;
+}
+
+struct wg_pos_node *wg_pos_map_get(const struct wg_pos_map *m,
+				   const struct wg_node *node)
+{
+	if (!m->cap || !node)
+		return NULL;
+	for (size_t i = hash_ptr(node, m->cap); m->keys[i];
+	     i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == node)
+			return m->values[i];
+	return NULL;
+}
+
+void wg_pos_map_release(struct wg_pos_map *m)
+{
+	free(m->keys);
+	free(m->values);
+	memset(m, 0, sizeof(*m));
+}
+
+static bool key_is(const struct wg_pos_node *k, const struct wg_node *key)
+{
+	return k->kind == WG_NODE_SCALAR && k->text_len == key->len
+	       && memcmp(k->text, key->u.str, key->len) == 0;
+}
+
+void wg_pos_map_add_tree(struct wg_pos_map *m, const struct wg_node *tree,
+			 struct wg_pos_node *pos)
+{
+	map_put(m, tree, pos);
+	if (pos->kind == WG_POS_ALIAS || pos->kind != tree->kind)
+		return;
+	if (tree->kind == WG_NODE_SEQ) {
+		for (size_t i = 0; i < tree->len && i < pos->len; i++)
+			wg_pos_map_add_tree(m, wg_seq_item(tree, i),
+					    pos->items[i]);
+		return;
+	}
+	if (tree->kind != WG_NODE_MAP)
+		return;
+	for (size_t i = 0; i < tree->len; i++) {
+		const struct wg_node *k = wg_map_key(tree, i);
+		size_t j = i;
+
+		if (j >= pos->len || !key_is(wg_pos_key(pos, j), k))
+			for (j = 0; j < pos->len; j++)
+				if (key_is(wg_pos_key(pos, j), k))
+					break;
+		if (j >= pos->len)
+			continue;	/* merged in by "<<" */
+		map_put(m, k, wg_pos_key(pos, j));
+		wg_pos_map_add_tree(m, wg_map_value(tree, i),
+				    wg_pos_value(pos, j));
+	}
+}

@@ -1,0 +1,152 @@
+#ifndef WINGEN_PROFILE_INTERNAL_H
+#define WINGEN_PROFILE_INTERNAL_H
+
+/*
+ * What the profile loader's files share (profile_load.c, profile_schema.c,
+ * profile_check.c, profile_write.c); not a public contract.
+ */
+
+#include <cyaml/cyaml.h>
+#include <stdarg.h>
+
+#include "wingen/base/suggest.h"
+#include "wingen/profile/profile.h"
+
+/* ---- the profile as libcyaml loads it ---------------------------------- */
+
+struct raw_metadata {
+	char *name;
+};
+
+struct raw_build {
+	char *release;
+	char *build;
+	char *arch;
+	char *handler;
+	char *runtime_class;
+	/* overhead: read from the node tree (a free-form ResourceList) */
+};
+
+struct raw_taint {
+	char *key;
+	char *value;
+	char *effect;
+};
+
+struct raw_select {
+	char **kinds;
+	unsigned kinds_count;
+	char *name;
+	char *namespace_;
+	char *image;
+	char *label_selector;
+	char *annotation_selector;
+	char **builds;
+	unsigned builds_count;
+};
+
+struct raw_image_rule {
+	char *match;
+	char *replace;
+};
+
+struct raw_network {
+	bool dsr;
+	char *mode;
+};
+
+struct raw_services {
+	bool fix;
+};
+
+struct raw_windows {
+	struct raw_build *builds;
+	unsigned builds_count;
+	char *default_;
+	struct raw_taint *taint;
+	struct raw_select *select;
+	unsigned select_count;
+	struct raw_image_rule *images;
+	unsigned images_count;
+	struct raw_network *network;
+	struct raw_services *services;
+};
+
+struct raw_linux {
+	bool *pin;
+};
+
+struct raw_profile {
+	char *api_version;
+	char *kind;
+	struct raw_metadata *metadata;
+	char **resources;
+	unsigned resources_count;
+	struct raw_windows *windows;
+	struct raw_linux *linux_;
+	char *templates;
+	/* transforms: read from the node tree (names or {name, config}) */
+};
+
+/* The top-level schema (profile_schema.c). */
+extern const cyaml_schema_value_t wg_profile_schema;
+
+#define WG_PROFILE_API_VERSION "wingen.dev/v1alpha1"
+#define WG_PROFILE_KIND "Profile"
+/* The embedded default profile: a template (template.h) of this name. */
+#define WG_PROFILE_DEFAULT "profile-default.yaml"
+
+/* ---- loading state ------------------------------------------------------ */
+
+struct wg_profile_loader {
+	struct wg_ctx *ctx;
+	const char *file;		/* for messages */
+	const struct wg_profile_opts *opts;
+	struct wg_node *root;		/* the document, in p->arena */
+	struct wg_profile *p;		/* being filled */
+	bool fatal;			/* the tree cannot be loaded */
+};
+
+/*
+ * Reports a problem of the profile: file:line:col from node (or the
+ * nearest node that exists on field's path when node is NULL), field the
+ * key path ("windows.builds[1].handler").  Returns -1 for an error, else 0.
+ */
+int wg_profile_report(struct wg_profile_loader *L, enum wg_severity sev,
+		       const struct wg_node *node, const char *field,
+		       const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* The node at a key path of the profile, or its nearest existing parent. */
+const struct wg_node *wg_profile_node(const struct wg_profile_loader *L,
+				      const char *field);
+/* The same below any root. */
+const struct wg_node *wg_profile_nearest(const struct wg_node *root,
+					 const char *field);
+
+/*
+ * Checks the node tree against wg_profile_schema: unknown keys (with a
+ * did-you-mean hint), missing required keys, wrong kinds, null values and
+ * booleans libcyaml 1.3.1 would misread.  Sets L->fatal when the tree
+ * cannot be handed to libcyaml.  (profile_schema.c)
+ */
+void wg_profile_check_tree(struct wg_profile_loader *L);
+
+/*
+ * Loads data with libcyaml into *out, routing libcyaml's log into ctx as
+ * one diagnostic against file with the key path from libcyaml's backtrace.
+ * Its position is libcyaml's line and column, or, when root is given (data
+ * is then root written out again), that of the node at the key path in
+ * root.  Returns 0 or -1.  (profile_schema.c)
+ */
+int wg_profile_cyaml_load(struct wg_ctx *ctx, const char *file,
+			  const char *data, size_t len,
+			  const struct wg_node *root, struct raw_profile **out);
+void wg_profile_cyaml_free(struct raw_profile *raw);
+
+/* The meaning check: raw -> L->p, reporting every problem. (profile_check.c) */
+void wg_profile_check(struct wg_profile_loader *L,
+		      const struct raw_profile *raw);
+
+
+#endif

@@ -1,0 +1,327 @@
+/*
+ * Loading a profile: read the file, build its node tree (for positions and
+ * for what libcyaml cannot express), check the tree against the schema,
+ * load it with libcyaml, then check its meaning (profile_check.c).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "profile_internal.h"
+#include "wingen/base/alloc.h"
+#include "wingen/base/buf.h"
+#include "wingen/base/input.h"
+#include "wingen/yaml/reader.h"
+#include "wingen/base/template.h"
+#include "wingen/yaml/writer.h"
+
+const struct wg_node *wg_profile_node(const struct wg_profile_loader *L,
+				      const char *field)
+{
+	return wg_profile_nearest(L->root, field);
+}
+
+const struct wg_node *wg_profile_nearest(const struct wg_node *root,
+					 const char *field)
+{
+	struct wg_buf path = WG_BUF_INIT;
+	const struct wg_node *n = NULL;
+
+	if (!field)
+		return root;
+	wg_buf_addstr(&path, field);
+	/* Drop trailing steps until something is there: a default that was
+	 * not written is reported at its parent. */
+	while (path.len && !(n = wg_path_get(root, path.buf))) {
+		char *cut = strrchr(path.buf, '.');
+		char *br = strrchr(path.buf, '[');
+
+		if (br && (!cut || br > cut))
+			cut = br;
+		if (!cut)
+			cut = path.buf;
+		*cut = '\0';
+		path.len = (size_t)(cut - path.buf);
+	}
+	wg_buf_release(&path);
+	return n ? n : root;
+}
+
+int wg_profile_report(struct wg_profile_loader *L, enum wg_severity sev,
+		       const struct wg_node *node, const char *field,
+		       const char *fmt, ...)
+{
+	struct wg_buf msg = WG_BUF_INIT;
+	struct wg_diag d = { .severity = sev, .file = L->file, .field = field };
+	va_list ap;
+
+	if (!node)
+		node = wg_profile_node(L, field);
+	if (node && wg_node_has_pos(node)) {
+		d.line = wg_node_line(node) + 1;
+		d.col = wg_node_col(node) + 1;
+	}
+	va_start(ap, fmt);
+	wg_buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	d.message = msg.buf;
+	wg_log_add_diag(&L->ctx->log, &d);
+	wg_buf_release(&msg);
+	return sev == WG_SEV_ERROR ? -1 : 0;
+}
+
+static char *dirname_of(struct wg_arena *arena, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return wg_arena_strdup(arena, ".");
+	if (slash == path)
+		return wg_arena_strdup(arena, "/");
+	return wg_arena_strndup(arena, path, (size_t)(slash - path));
+}
+
+/* Parses data (copied into p's arena, which the tree then points into). */
+static struct wg_node *parse(struct wg_ctx *ctx, struct wg_profile *p,
+			     const char *file, const char *data, size_t len)
+{
+	struct wg_input in = {
+		(char *)file, wg_arena_strndup(&p->arena, data, len), len,
+	};
+	struct wg_reader r;
+	struct wg_node *root = NULL, *extra = NULL;
+	unsigned index;
+	int rc;
+
+	wg_reader_init(&r, ctx, &in);
+	rc = wg_reader_next(&r, &p->arena, &root, &index);
+	if (rc == 0 || (rc == 1 && wg_node_is_null(root))) {
+		wg_report_at(ctx, WG_SEV_ERROR, file, 0, 0,
+			     "the profile is empty");
+		root = NULL;
+	} else if (rc == 1 && wg_reader_next(&r, &p->arena, &extra,
+					     &index) == 1) {
+		wg_report_at(ctx, WG_SEV_ERROR, file, wg_node_line(extra) + 1,
+			     wg_node_col(extra) + 1, "a profile is one YAML document; "
+			     "this is a second one");
+		root = NULL;
+	}
+	if (rc < 0 || r.failed)
+		root = NULL;
+	wg_reader_release(&r);
+	return root;
+}
+
+/*
+ * The passes find problems in their own order; they are shown in the
+ * order of the file (a stable sort: one position keeps its order).
+ */
+static void sort_diags(struct wg_log *log, size_t first)
+{
+	for (size_t i = first + 1; i < log->ndiags; i++) {
+		struct wg_diag d = log->diags[i];
+		size_t j = i;
+
+		while (j > first && (log->diags[j - 1].line > d.line
+				     || (log->diags[j - 1].line == d.line
+					 && log->diags[j - 1].col > d.col))) {
+			log->diags[j] = log->diags[j - 1];
+			j--;
+		}
+		log->diags[j] = d;
+	}
+}
+
+/*
+ * libcyaml loads the tree as checked, written out again: aliases expanded
+ * and "<<" merges resolved as the reader did them (libcyaml would skip a
+ * merge key as unknown), so both passes see the same profile.  Positions
+ * of any libcyaml error come from the tree, i.e. the file.
+ */
+static int load_tree(struct wg_ctx *ctx, struct wg_profile_loader *L,
+		     struct raw_profile **raw)
+{
+	struct wg_buf text = WG_BUF_INIT;
+	struct wg_yaml_writer w;
+	int rc;
+
+	wg_yaml_writer_init(&w, &text);
+	rc = wg_yaml_writer_doc(&w, L->root) || wg_yaml_writer_finish(&w);
+	if (rc)
+		wg_report_at(ctx, WG_SEV_ERROR, L->file, 0, 0, "cannot write "
+			     "the profile for libcyaml: %s", w.error);
+	wg_yaml_writer_release(&w);
+	if (!rc)
+		rc = wg_profile_cyaml_load(ctx, L->file, text.buf, text.len,
+					   L->root, raw);
+	wg_buf_release(&text);
+	return rc ? -1 : 0;
+}
+
+static int load(struct wg_ctx *ctx, const char *path, const char *data,
+		size_t len, const struct wg_profile_opts *opts,
+		struct wg_profile *out)
+{
+	struct wg_profile p;
+	struct wg_profile_loader L = { .ctx = ctx, .opts = opts, .p = &p };
+	struct raw_profile *raw = NULL;
+	size_t errors = ctx->log.counts[WG_SEV_ERROR];
+	size_t first = ctx->log.ndiags;
+
+	memset(&p, 0, sizeof(p));
+	wg_arena_init(&p.arena);
+	p.path = wg_arena_strdup(&p.arena, path);
+	p.dir = strcmp(path, "-") == 0 || path[0] == '<'
+		? wg_arena_strdup(&p.arena, ".") : dirname_of(&p.arena, path);
+	p.load_restrictor_none = opts && opts->load_restrictor_none;
+	L.file = p.path;
+	L.root = parse(ctx, &p, p.path, data, len);
+	if (L.root) {
+		wg_profile_check_tree(&L);
+		if (!L.fatal && load_tree(ctx, &L, &raw) == 0) {
+			wg_profile_check(&L, raw);
+			wg_profile_cyaml_free(raw);
+		}
+	}
+	sort_diags(&ctx->log, first);
+	if (ctx->log.counts[WG_SEV_ERROR] > errors) {
+		wg_profile_release(&p);
+		return -1;
+	}
+	*out = p;
+	return 0;
+}
+
+int wg_profile_load(struct wg_ctx *ctx, const char *path,
+		    const struct wg_profile_opts *opts,
+		    struct wg_profile *out)
+{
+	struct wg_input in;
+	int rc;
+
+	if (wg_input_read(ctx, path, &in))
+		return -1;
+	rc = load(ctx, path, in.data, in.len, opts, out);
+	wg_input_release(&in);
+	return rc;
+}
+
+int wg_profile_load_data(struct wg_ctx *ctx, const char *name,
+			 const char *data, size_t len,
+			 const struct wg_profile_opts *opts,
+			 struct wg_profile *out)
+{
+	return load(ctx, name, data, len, opts, out);
+}
+
+int wg_profile_load_default(struct wg_ctx *ctx,
+			    const struct wg_profile_opts *opts,
+			    struct wg_profile *out)
+{
+	const struct wg_template *t = wg_template_find(WG_PROFILE_DEFAULT);
+
+	if (!t)
+		return wg_report_at(ctx, WG_SEV_ERROR, "<default>", 0, 0,
+				    "the default profile is not embedded");
+	return load(ctx, "<default>", t->data, t->len, opts, out);
+}
+
+bool wg_profile_runs(const struct wg_profile *p, const char *name)
+{
+	for (size_t i = 0; i < p->nsteps; i++)
+		if (p->steps[i].plugin
+		    && strcmp(p->steps[i].plugin->name, name) == 0)
+			return true;
+	return false;
+}
+
+void wg_profile_release(struct wg_profile *p)
+{
+	for (size_t i = 0; p->select && i < p->nselect; i++) {
+		wg_regex_release(p->select[i].name);
+		wg_regex_release(p->select[i].namespace_);
+		wg_regex_release(p->select[i].image);
+	}
+	for (size_t i = 0; p->images && i < p->nimages; i++)
+		wg_regex_release(&p->images[i].match);
+	wg_arena_release(&p->arena);
+	memset(p, 0, sizeof(*p));
+}
+
+const struct wg_build *wg_profile_find_build(const struct wg_profile *p,
+					     const char *name)
+{
+	const struct wg_release *r = wg_release_find(name);
+
+	for (size_t i = 0; r && i < p->nbuilds; i++)
+		if (p->builds[i].release == r)
+			return &p->builds[i];
+	for (size_t i = 0; i < p->nbuilds; i++)
+		if (p->builds[i].runtime_class
+		    && strcmp(p->builds[i].runtime_class, name) == 0)
+			return &p->builds[i];
+	return NULL;
+}
+
+struct wg_node *wg_taint_toleration(struct wg_arena *arena,
+				    const struct wg_taint *taint)
+{
+	struct wg_node *t = wg_node_new_map(arena);
+
+	wg_map_set(arena, t, "key", wg_node_new_str(arena, taint->key));
+	wg_map_set(arena, t, "operator",
+		   wg_node_new_str(arena, taint->value ? "Equal" : "Exists"));
+	if (taint->value)
+		wg_map_set(arena, t, "value",
+			   wg_node_new_str(arena, taint->value));
+	wg_map_set(arena, t, "effect", wg_node_new_str(arena, taint->effect));
+	return t;
+}
+
+int wg_profile_read_template(struct wg_ctx *ctx, const struct wg_profile *p,
+			     const char *name, struct wg_input *in)
+{
+	char real[PATH_MAX], root[PATH_MAX];
+	struct wg_buf path = WG_BUF_INIT;
+	int rc;
+
+	memset(in, 0, sizeof(*in));
+	if (!p || !p->templates_path)
+		return 0;
+	wg_buf_addf(&path, "%s/%s", p->templates_path, name);
+	if (!realpath(path.buf, real)) {
+		rc = errno == ENOENT ? 0
+		     : wg_report_at(ctx, WG_SEV_ERROR, path.buf, 0, 0,
+				    "cannot resolve: %s", strerror(errno));
+		wg_buf_release(&path);
+		return rc;
+	}
+	/* The folder was checked at load; a link inside it may still lead
+	 * elsewhere, so the file must resolve to inside the folder. */
+	if (!p->load_restrictor_none) {
+		size_t n;
+
+		if (!realpath(p->templates_path, root)) {
+			rc = wg_report_at(ctx, WG_SEV_ERROR, p->templates_path,
+					  0, 0, "cannot resolve: %s",
+					  strerror(errno));
+			wg_buf_release(&path);
+			return rc;
+		}
+		n = strlen(root);
+		if (strcmp(root, "/") != 0
+		    && (strncmp(real, root, n) != 0 || real[n] != '/')) {
+			rc = wg_report_at(ctx, WG_SEV_ERROR, path.buf, 0, 0,
+					  "the template leads outside its "
+					  "folder (allow it with "
+					  "--load-restrictor none)");
+			wg_buf_release(&path);
+			return rc;
+		}
+	}
+	rc = wg_input_read(ctx, path.buf, in) ? -1 : 1;
+	wg_buf_release(&path);
+	return rc;
+}

@@ -1,0 +1,510 @@
+#include "wingen/yaml/node.h"
+
+#include <assert.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wingen/base/alloc.h"
+#include "wingen/base/buf.h"
+#include "wingen/yaml/scalar.h"
+
+/*
+ * The rare node with an explicit tag, or a position too far for its
+ * bit-fields, carries a prefix just before it in memory, so the common
+ * node stays 16 bytes.
+ */
+struct node_ext {
+	const char *tag;	/* NULL when untagged */
+	uint32_t line, col;	/* exact position */
+	struct wg_node node;
+};
+
+static const struct node_ext *ext_of(const struct wg_node *node)
+{
+	/* via void *: the node_ext is 8-aligned, as the arena made it */
+	return (const struct node_ext *)(const void *)
+	       ((const char *)node - offsetof(struct node_ext, node));
+}
+
+const char *wg_node_ext_tag(const struct wg_node *node)
+{
+	return ext_of(node)->tag;
+}
+
+/* Saturated line and column without a prefix: no position (a far one
+ * always has a prefix). */
+static bool no_pos(const struct wg_node *n)
+{
+	return n->line == WG_NODE_LINE_SAT && n->col == WG_NODE_COL_SAT
+	       && !(n->flags & WG_NODE_EXT);
+}
+
+bool wg_node_has_pos(const struct wg_node *n)
+{
+	return !(n->flags & WG_NODE_NEW) && !no_pos(n);
+}
+
+void wg_node_forget_pos(struct wg_node *n)
+{
+	if (n->flags & WG_NODE_EXT)
+		return;	/* tagged keys are not shared */
+	n->line = WG_NODE_LINE_SAT;
+	n->col = WG_NODE_COL_SAT;
+}
+
+uint32_t wg_node_line(const struct wg_node *n)
+{
+	if (no_pos(n))
+		return 0;
+	if (n->line == WG_NODE_LINE_SAT && (n->flags & WG_NODE_EXT))
+		return ext_of(n)->line;
+	return n->line;
+}
+
+uint32_t wg_node_col(const struct wg_node *n)
+{
+	if (no_pos(n))
+		return 0;
+	if (n->col == WG_NODE_COL_SAT && (n->flags & WG_NODE_EXT))
+		return ext_of(n)->col;
+	return n->col;
+}
+
+void wg_node_set_pos(struct wg_node *n, uint32_t line, uint32_t col)
+{
+	if (n->flags & WG_NODE_EXT) {
+		struct node_ext *x = (struct node_ext *)(void *)
+			((char *)n - offsetof(struct node_ext, node));
+
+		x->line = line;
+		x->col = col;
+	}
+	n->line = line < WG_NODE_LINE_SAT ? line : WG_NODE_LINE_SAT;
+	n->col = col < WG_NODE_COL_SAT ? col : WG_NODE_COL_SAT;
+}
+
+static struct wg_node *alloc_node(struct wg_arena *arena, int kind,
+				  const char *tag, uint32_t line, uint32_t col)
+{
+	bool far = line >= WG_NODE_LINE_SAT || col >= WG_NODE_COL_SAT;
+	struct wg_node *n;
+
+	if (tag || far) {
+		struct node_ext *x = wg_arena_alloc(arena, sizeof(*x));
+
+		x->tag = tag ? wg_arena_strdup(arena, tag) : NULL;
+		x->line = line;
+		x->col = col;
+		n = &x->node;
+	} else {
+		n = wg_arena_alloc(arena, sizeof(*n));
+	}
+	/* one store per word, not a memset and a read-modify-write per
+	 * bit-field: the reader makes millions of these */
+	*n = (struct wg_node){
+		.kind = (unsigned)kind & 3u,
+		.flags = tag || far ? WG_NODE_EXT : 0,
+		.line = line < WG_NODE_LINE_SAT ? line : WG_NODE_LINE_SAT,
+		.col = col < WG_NODE_COL_SAT ? col : WG_NODE_COL_SAT,
+	};
+	return n;
+}
+
+struct wg_node *wg_node_new_ext_at(struct wg_arena *arena, int kind,
+				   const char *tag, uint32_t line, uint32_t col)
+{
+	return alloc_node(arena, kind, tag, line, col);
+}
+
+struct wg_node *wg_node_new_scalar(struct wg_arena *arena, const char *s,
+				   size_t len, enum wg_scalar_style style)
+{
+	struct wg_node *n = alloc_node(arena, WG_NODE_SCALAR, NULL, 0, 0);
+
+	assert(len <= WG_NODE_MAX_LEN);
+	n->style = (unsigned)style & 7u;
+	n->flags |= WG_NODE_NEW;
+	n->len = (uint32_t)len;
+	n->u.str = wg_arena_strndup(arena, s, len);
+	return n;
+}
+
+struct wg_node *wg_node_new_strn(struct wg_arena *arena, const char *s,
+				 size_t len)
+{
+	return wg_node_new_scalar(arena, s, len,
+				  wg_scalar_needs_quotes(s, len)
+				  ? WG_STYLE_DOUBLE : WG_STYLE_PLAIN);
+}
+
+struct wg_node *wg_node_new_str(struct wg_arena *arena, const char *s)
+{
+	return wg_node_new_strn(arena, s, strlen(s));
+}
+
+struct wg_node *wg_node_new_plain(struct wg_arena *arena, const char *s)
+{
+	return wg_node_new_scalar(arena, s, strlen(s), WG_STYLE_PLAIN);
+}
+
+struct wg_node *wg_node_new_map(struct wg_arena *arena)
+{
+	struct wg_node *n = alloc_node(arena, WG_NODE_MAP, NULL, 0, 0);
+
+	n->flags |= WG_NODE_NEW;
+	return n;
+}
+
+struct wg_node *wg_node_new_seq(struct wg_arena *arena)
+{
+	struct wg_node *n = alloc_node(arena, WG_NODE_SEQ, NULL, 0, 0);
+
+	n->flags |= WG_NODE_NEW;
+	return n;
+}
+
+static size_t slots(const struct wg_node *n)
+{
+	return n->kind == WG_NODE_MAP ? 2 * (size_t)n->len : n->len;
+}
+
+struct wg_node *wg_node_clone(struct wg_arena *arena,
+			      const struct wg_node *node)
+{
+	struct wg_node *n = alloc_node(arena, node->kind, wg_node_tag(node),
+				       wg_node_line(node), wg_node_col(node));
+	size_t k;
+
+	n->style = node->style;
+	/* A clone shares strings but owns none of them (see reader.h); it
+	 * has a prefix exactly when alloc_node() gave it one. */
+	n->flags = (node->flags & ~(unsigned)(WG_NODE_GROWN | WG_NODE_OWNED
+					      | WG_NODE_EXT))
+		   | (n->flags & (unsigned)WG_NODE_EXT);
+	if (!(node->flags & WG_NODE_NEW) && !wg_node_has_pos(node))
+		wg_node_forget_pos(n);	/* a copy of a shared key */
+	n->len = node->len;
+	if (node->kind == WG_NODE_SCALAR) {
+		n->u.str = node->u.str;	/* strings are immutable: share */
+		return n;
+	}
+	k = slots(node);
+	n->u.items = k ? wg_arena_alloc(arena, k * sizeof(*n->u.items)) : NULL;
+	for (size_t i = 0; i < k; i++)
+		n->u.items[i] = wg_node_clone(arena, node->u.items[i]);
+	return n;
+}
+
+bool wg_scalar_is(const struct wg_node *n, const char *s)
+{
+	size_t len;
+
+	if (!wg_is_scalar(n))
+		return false;
+	len = strlen(s);
+	return n->len == len && memcmp(n->u.str, s, len) == 0;
+}
+
+bool wg_node_is_null(const struct wg_node *n)
+{
+	if (!n)
+		return true;
+	if (n->kind != WG_NODE_SCALAR)
+		return false;
+	if (wg_node_tag(n))
+		return strcmp(wg_node_tag(n), "tag:yaml.org,2002:null") == 0;
+	if (n->style != WG_STYLE_PLAIN)
+		return false;
+	return wg_resolve_yaml11(n->u.str, n->len) == WG_TYPE_NULL;
+}
+
+char *wg_scalar_dup(struct wg_arena *arena, const struct wg_node *n)
+{
+	if (!wg_is_scalar(n))
+		return NULL;
+	return wg_arena_strndup(arena, n->u.str, n->len);
+}
+
+long wg_map_findn(const struct wg_node *m, const char *key, size_t len)
+{
+	if (!wg_is_map(m))
+		return -1;
+	for (size_t i = 0; i < m->len; i++) {
+		const struct wg_node *k = m->u.items[2 * i];
+
+		if (k->kind == WG_NODE_SCALAR && k->len == len
+		    && memcmp(k->u.str, key, len) == 0)
+			return (long)i;
+	}
+	return -1;
+}
+
+long wg_map_find(const struct wg_node *m, const char *key)
+{
+	return wg_map_findn(m, key, strlen(key));
+}
+
+struct wg_node *wg_map_get(const struct wg_node *m, const char *key)
+{
+	long i = wg_map_find(m, key);
+
+	return i < 0 ? NULL : m->u.items[2 * i + 1];
+}
+
+struct wg_node *wg_path_get(const struct wg_node *root, const char *path)
+{
+	const struct wg_node *n = root;
+	const char *p = path;
+
+	while (n && *p) {
+		const char *seg = p, *end;
+		size_t len;
+
+		if (*p == '[') {
+			seg = p + 1;
+			end = strchr(seg, ']');
+			if (!end)
+				return NULL;
+			len = (size_t)(end - seg);
+			p = end + 1;
+			if (*p == '.')
+				p++;
+			if (len && strspn(seg, "0123456789") == len) {
+				unsigned long idx = strtoul(seg, NULL, 10);
+
+				if (!wg_is_seq(n) || idx >= n->len)
+					return NULL;
+				n = n->u.items[idx];
+				continue;
+			}
+		} else {
+			len = strcspn(seg, ".[");
+			p = seg + len;
+			if (*p == '.')
+				p++;
+		}
+		{
+			long i = wg_map_findn(n, seg, len);
+
+			n = i < 0 ? NULL : n->u.items[2 * i + 1];
+		}
+	}
+	return (struct wg_node *)n;
+}
+
+static size_t capacity(const struct wg_node *n)
+{
+	size_t s = slots(n), c;
+
+	if (!(n->flags & WG_NODE_GROWN))
+		return s;
+	for (c = 4; c < s; c *= 2)
+		;
+	return c;
+}
+
+/* Makes room for extra more child slots. */
+static void reserve(struct wg_arena *arena, struct wg_node *n, size_t extra)
+{
+	size_t s = slots(n), c;
+	struct wg_node **items;
+
+	if (s + extra <= capacity(n))
+		return;
+	for (c = 4; c < s + extra; c *= 2)
+		;
+	items = wg_arena_alloc(arena, c * sizeof(*items));
+	if (s)
+		memcpy(items, n->u.items, s * sizeof(*items));
+	n->u.items = items;
+	n->flags |= WG_NODE_GROWN;
+}
+
+struct wg_node *wg_map_insert(struct wg_arena *arena, struct wg_node *m,
+			      size_t pos, const char *key,
+			      struct wg_node *value)
+{
+	struct wg_node *k = wg_node_new_str(arena, key);
+
+	assert(wg_is_map(m) && pos <= m->len);
+	reserve(arena, m, 2);
+	memmove(&m->u.items[2 * pos + 2], &m->u.items[2 * pos],
+		(2 * (size_t)m->len - 2 * pos) * sizeof(*m->u.items));
+	m->u.items[2 * pos] = k;
+	m->u.items[2 * pos + 1] = value;
+	m->len++;
+	return value;
+}
+
+struct wg_node *wg_map_set(struct wg_arena *arena, struct wg_node *m,
+			   const char *key, struct wg_node *value)
+{
+	long i = wg_map_find(m, key);
+
+	if (i >= 0) {
+		m->u.items[2 * i + 1] = value;
+		return value;
+	}
+	return wg_map_insert(arena, m, m->len, key, value);
+}
+
+struct wg_node *wg_map_delete_at(struct wg_node *m, size_t i)
+{
+	struct wg_node *v = m->u.items[2 * i + 1];
+
+	assert(i < m->len);
+	memmove(&m->u.items[2 * i], &m->u.items[2 * i + 2],
+		(2 * (size_t)m->len - 2 * i - 2) * sizeof(*m->u.items));
+	m->len--;
+	return v;
+}
+
+struct wg_node *wg_map_delete(struct wg_node *m, const char *key)
+{
+	long i = wg_map_find(m, key);
+
+	return i < 0 ? NULL : wg_map_delete_at(m, (size_t)i);
+}
+
+static struct wg_node *ensure(struct wg_arena *arena, struct wg_node *m,
+			      const char *key, int kind)
+{
+	long i = wg_map_find(m, key);
+	struct wg_node *v;
+
+	if (i >= 0) {
+		v = m->u.items[2 * i + 1];
+		if (v->kind == kind)
+			return v;
+		if (!wg_node_is_null(v))
+			return NULL;
+		v = kind == WG_NODE_MAP ? wg_node_new_map(arena)
+					: wg_node_new_seq(arena);
+		m->u.items[2 * i + 1] = v;
+		return v;
+	}
+	v = kind == WG_NODE_MAP ? wg_node_new_map(arena)
+				: wg_node_new_seq(arena);
+	return wg_map_insert(arena, m, m->len, key, v);
+}
+
+struct wg_node *wg_map_ensure_map(struct wg_arena *arena, struct wg_node *m,
+				  const char *key)
+{
+	return ensure(arena, m, key, WG_NODE_MAP);
+}
+
+struct wg_node *wg_map_ensure_seq(struct wg_arena *arena, struct wg_node *m,
+				  const char *key)
+{
+	return ensure(arena, m, key, WG_NODE_SEQ);
+}
+
+void wg_seq_insert(struct wg_arena *arena, struct wg_node *s, size_t pos,
+		   struct wg_node *item)
+{
+	assert(wg_is_seq(s) && pos <= s->len);
+	reserve(arena, s, 1);
+	memmove(&s->u.items[pos + 1], &s->u.items[pos],
+		((size_t)s->len - pos) * sizeof(*s->u.items));
+	s->u.items[pos] = item;
+	s->len++;
+}
+
+void wg_seq_append(struct wg_arena *arena, struct wg_node *s,
+		   struct wg_node *item)
+{
+	wg_seq_insert(arena, s, s->len, item);
+}
+
+struct wg_node *wg_seq_delete_at(struct wg_node *s, size_t i)
+{
+	struct wg_node *v = s->u.items[i];
+
+	assert(i < s->len);
+	memmove(&s->u.items[i], &s->u.items[i + 1],
+		((size_t)s->len - i - 1) * sizeof(*s->u.items));
+	s->len--;
+	return v;
+}
+
+bool wg_node_equal(const struct wg_node *a, const struct wg_node *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || a->kind != b->kind || a->len != b->len)
+		return false;
+	switch (a->kind) {
+	case WG_NODE_SCALAR:
+		return memcmp(a->u.str, b->u.str, a->len) == 0;
+	case WG_NODE_SEQ:
+		for (size_t i = 0; i < a->len; i++)
+			if (!wg_node_equal(a->u.items[i], b->u.items[i]))
+				return false;
+		return true;
+	default:
+		for (size_t i = 0; i < a->len; i++) {
+			const struct wg_node *k = a->u.items[2 * i];
+			long j = wg_map_findn(b, k->u.str, k->len);
+
+			if (j < 0 || !wg_node_equal(a->u.items[2 * i + 1],
+						    b->u.items[2 * j + 1]))
+				return false;
+		}
+		return true;
+	}
+}
+
+void wg_path_append_key(struct wg_buf *path, const char *key, size_t len)
+{
+	bool plain = len > 0 && !memchr(key, '.', len) && !memchr(key, '[', len)
+		     && !memchr(key, ']', len);
+
+	if (path->len)
+		wg_buf_addch(path, '.');
+	if (plain) {
+		wg_buf_add(path, key, len);
+	} else {
+		wg_buf_addch(path, '[');
+		wg_buf_add(path, key, len);
+		wg_buf_addch(path, ']');
+	}
+}
+
+static int walk(struct wg_node *n, struct wg_node *key, struct wg_buf *path,
+		wg_walk_fn fn, void *payload)
+{
+	size_t mark = path->len;
+	int rc = fn(n, key, path->buf, payload);
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; n->kind != WG_NODE_SCALAR && i < n->len; i++) {
+		if (n->kind == WG_NODE_SEQ) {
+			wg_buf_addf(path, "[%zu]", i);
+			rc = walk(n->u.items[i], NULL, path, fn, payload);
+		} else {
+			struct wg_node *k = n->u.items[2 * i];
+
+			wg_path_append_key(path, k->u.str, k->len);
+			rc = walk(n->u.items[2 * i + 1], k, path, fn, payload);
+		}
+		path->len = mark;
+		path->buf[mark] = '\0';
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int wg_node_walk(struct wg_node *root, wg_walk_fn fn, void *payload)
+{
+	struct wg_buf path = WG_BUF_INIT;
+	int rc;
+
+	wg_buf_grow(&path, 64);
+	rc = walk(root, NULL, &path, fn, payload);
+	wg_buf_release(&path);
+	return rc;
+}

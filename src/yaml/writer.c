@@ -1,0 +1,316 @@
+#include "wingen/yaml/writer.h"
+
+#include <string.h>
+
+#include "wingen/base/alloc.h"
+#include "wingen/yaml/scalar.h"
+
+static int write_handler(void *data, unsigned char *buffer, size_t size)
+{
+	struct wg_yaml_writer *w = data;
+
+	wg_buf_add(w->out, buffer, size);
+	return 1;
+}
+
+void wg_yaml_writer_init(struct wg_yaml_writer *w, struct wg_buf *out)
+{
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+	yaml_emitter_initialize(&w->emitter);
+	yaml_emitter_set_output(&w->emitter, write_handler, w);
+	yaml_emitter_set_width(&w->emitter, -1);
+	yaml_emitter_set_unicode(&w->emitter, 1);
+	yaml_emitter_set_indent(&w->emitter, 2);
+	yaml_emitter_set_break(&w->emitter, YAML_LN_BREAK);
+}
+
+void wg_yaml_writer_release(struct wg_yaml_writer *w)
+{
+	yaml_emitter_delete(&w->emitter);
+}
+
+static int emit(struct wg_yaml_writer *w, yaml_event_t *e)
+{
+	if (yaml_emitter_emit(&w->emitter, e))
+		return 0;
+	w->error = w->emitter.problem ? w->emitter.problem
+				      : "cannot write YAML";
+	return -1;
+}
+
+/*
+ * libyaml writes an empty plain scalar as '' inside flow collections and in
+ * key position, which turns a null into an empty string.  "~" keeps it null.
+ */
+static int emit_scalar(struct wg_yaml_writer *w, const struct wg_node *n,
+		       bool flow_or_key)
+{
+	const char *tag = wg_node_tag(n);
+	const char *text = n->u.str;
+	size_t len = n->len;
+	yaml_char_t *value;
+	yaml_event_t e;
+
+	if (!len && !tag && n->style == WG_STYLE_PLAIN && flow_or_key) {
+		text = "~";
+		len = 1;
+	}
+	if (n->flags & WG_NODE_NEW) {
+		/* Generated text: let libyaml check it is UTF-8. */
+		if (!yaml_scalar_event_initialize(&e, NULL, (yaml_char_t *)tag,
+				(yaml_char_t *)text, (int)len, !tag, !tag,
+				(yaml_scalar_style_t)(n->style + 1))) {
+			w->error = "generated text is not valid UTF-8";
+			return -1;
+		}
+		return emit(w, &e);
+	}
+	/*
+	 * Text libyaml parsed is valid UTF-8: build the event by hand and
+	 * skip the check.  The emitter frees value and tag, so an adopted
+	 * string (reader.h) is handed over as it is when taking.
+	 */
+	if (w->take && (n->flags & WG_NODE_OWNED) && text == n->u.str) {
+		struct wg_node *owner = (struct wg_node *)n;
+
+		value = (yaml_char_t *)n->u.str;
+		owner->flags &= (uint16_t)~WG_NODE_OWNED;
+		owner->u.str = "";
+		owner->len = 0;
+	} else {
+		value = wg_xmalloc(len + 1);
+		memcpy(value, text, len);
+		value[len] = '\0';
+	}
+	memset(&e, 0, sizeof(e));
+	e.type = YAML_SCALAR_EVENT;
+	e.data.scalar.tag = tag ? (yaml_char_t *)wg_xstrdup(tag) : NULL;
+	e.data.scalar.value = value;
+	e.data.scalar.length = len;
+	e.data.scalar.plain_implicit = !tag;
+	e.data.scalar.quoted_implicit = !tag;
+	e.data.scalar.style = (yaml_scalar_style_t)(n->style + 1);
+	return emit(w, &e);
+}
+
+static int emit_node(struct wg_yaml_writer *w, const struct wg_node *n,
+		     bool in_flow, bool is_key)
+{
+	yaml_char_t *tag = (yaml_char_t *)wg_node_tag(n);
+	yaml_event_t e;
+	size_t k;
+
+	switch (n->kind) {
+	case WG_NODE_SCALAR:
+		return emit_scalar(w, n, in_flow || is_key);
+	case WG_NODE_SEQ:
+		yaml_sequence_start_event_initialize(&e, NULL, tag, !tag,
+			n->flags & WG_NODE_FLOW ? YAML_FLOW_SEQUENCE_STYLE
+						: YAML_BLOCK_SEQUENCE_STYLE);
+		k = n->len;
+		break;
+	default:
+		yaml_mapping_start_event_initialize(&e, NULL, tag, !tag,
+			n->flags & WG_NODE_FLOW ? YAML_FLOW_MAPPING_STYLE
+						: YAML_BLOCK_MAPPING_STYLE);
+		k = 2 * (size_t)n->len;
+		break;
+	}
+	if (emit(w, &e))
+		return -1;
+	in_flow = in_flow || (n->flags & WG_NODE_FLOW);
+	for (size_t i = 0; i < k; i++)
+		if (emit_node(w, n->u.items[i], in_flow,
+			      n->kind == WG_NODE_MAP && i % 2 == 0))
+			return -1;
+	if (n->kind == WG_NODE_SEQ)
+		yaml_sequence_end_event_initialize(&e);
+	else
+		yaml_mapping_end_event_initialize(&e);
+	return emit(w, &e);
+}
+
+int wg_yaml_writer_doc_take(struct wg_yaml_writer *w, struct wg_node *root)
+{
+	int rc;
+
+	w->take = true;
+	rc = wg_yaml_writer_doc(w, root);
+	w->take = false;
+	return rc;
+}
+
+int wg_yaml_writer_doc(struct wg_yaml_writer *w, const struct wg_node *root)
+{
+	yaml_event_t e;
+
+	if (!w->open) {
+		yaml_stream_start_event_initialize(&e, YAML_UTF8_ENCODING);
+		if (emit(w, &e))
+			return -1;
+		w->open = true;
+	}
+	yaml_document_start_event_initialize(&e, NULL, NULL, NULL, 1);
+	if (emit(w, &e) || emit_node(w, root, false, false))
+		return -1;
+	yaml_document_end_event_initialize(&e, 1);
+	if (emit(w, &e))
+		return -1;
+	w->ndocs++;
+	return 0;
+}
+
+int wg_yaml_writer_finish(struct wg_yaml_writer *w)
+{
+	yaml_event_t e;
+
+	if (!w->open)
+		return 0;
+	yaml_stream_end_event_initialize(&e);
+	if (emit(w, &e))
+		return -1;
+	w->open = false;
+	return yaml_emitter_flush(&w->emitter) ? 0 : -1;
+}
+
+/* ---- one-line flow rendering ------------------------------------------ */
+
+static void flow_scalar(struct wg_buf *out, const struct wg_node *n)
+{
+	if (n->style == WG_STYLE_PLAIN || !wg_scalar_needs_quotes(n->u.str, n->len))
+		if (n->len && !memchr(n->u.str, '\n', n->len)
+		    && !memchr(n->u.str, ',', n->len)) {
+			wg_buf_add(out, n->u.str, n->len);
+			return;
+		}
+	wg_json_quote(out, n->u.str, n->len);
+}
+
+void wg_node_to_flow(struct wg_buf *out, const struct wg_node *n)
+{
+	switch (n->kind) {
+	case WG_NODE_SCALAR:
+		flow_scalar(out, n);
+		return;
+	case WG_NODE_SEQ:
+		wg_buf_addch(out, '[');
+		for (size_t i = 0; i < n->len; i++) {
+			if (i)
+				wg_buf_addstr(out, ", ");
+			wg_node_to_flow(out, n->u.items[i]);
+		}
+		wg_buf_addch(out, ']');
+		return;
+	default:
+		wg_buf_addch(out, '{');
+		for (size_t i = 0; i < n->len; i++) {
+			if (i)
+				wg_buf_addstr(out, ", ");
+			wg_node_to_flow(out, wg_map_key(n, i));
+			wg_buf_addstr(out, ": ");
+			wg_node_to_flow(out, wg_map_value(n, i));
+		}
+		wg_buf_addch(out, '}');
+	}
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+static const char core_tag[] = "tag:yaml.org,2002:";
+
+static int json_scalar(struct wg_ctx *ctx, struct wg_buf *out,
+		       const struct wg_resource *res, const struct wg_node *n)
+{
+	const char *tag = wg_node_tag(n);
+	bool typed = n->style == WG_STYLE_PLAIN;
+
+	if (tag) {
+		/* An explicit core tag types the text whatever its style. */
+		typed = strncmp(tag, core_tag, sizeof(core_tag) - 1) == 0
+			&& strcmp(tag + sizeof(core_tag) - 1, "str") != 0
+			&& strcmp(tag + sizeof(core_tag) - 1, "binary") != 0
+			&& strcmp(tag + sizeof(core_tag) - 1, "timestamp") != 0;
+	}
+	if (!typed) {
+		wg_json_quote(out, n->u.str, n->len);
+		return 0;
+	}
+	if (wg_scalar_to_json(out, n->u.str, n->len) == 0)
+		return 0;
+	return wg_error(ctx, res, n, NULL, "'%.*s' has no JSON representation",
+			(int)n->len, n->u.str);
+}
+
+static int json_node(struct wg_ctx *ctx, struct wg_buf *out,
+		     const struct wg_resource *res, const struct wg_node *n)
+{
+	int rc = 0;
+
+	switch (n->kind) {
+	case WG_NODE_SCALAR:
+		return json_scalar(ctx, out, res, n);
+	case WG_NODE_SEQ:
+		wg_buf_addch(out, '[');
+		for (size_t i = 0; i < n->len; i++) {
+			if (i)
+				wg_buf_addch(out, ',');
+			rc |= json_node(ctx, out, res, n->u.items[i]);
+		}
+		wg_buf_addch(out, ']');
+		return rc;
+	default:
+		wg_buf_addch(out, '{');
+		for (size_t i = 0; i < n->len; i++) {
+			const struct wg_node *k = wg_map_key(n, i);
+
+			if (i)
+				wg_buf_addch(out, ',');
+			wg_json_quote(out, k->u.str, k->len);
+			wg_buf_addch(out, ':');
+			rc |= json_node(ctx, out, res, wg_map_value(n, i));
+		}
+		wg_buf_addch(out, '}');
+		return rc;
+	}
+}
+
+int wg_json_write(struct wg_ctx *ctx, struct wg_buf *out,
+		  const struct wg_resource *res)
+{
+	int rc = json_node(ctx, out, res, res->root);
+
+	wg_buf_addch(out, '\n');
+	return rc ? -1 : 0;
+}
+
+int wg_write_resources(struct wg_ctx *ctx, struct wg_buf *out,
+		       const struct wg_resources *list, enum wg_format format)
+{
+	struct wg_yaml_writer w;
+	int rc = 0;
+
+	if (format == WG_FORMAT_JSON) {
+		for (size_t i = 0; i < list->len; i++)
+			if (!(list->items[i]->flags & WG_RES_DELETED)
+			    && wg_json_write(ctx, out, list->items[i]))
+				rc = -1;
+		return rc;
+	}
+	wg_yaml_writer_init(&w, out);
+	for (size_t i = 0; i < list->len && rc == 0; i++) {
+		const struct wg_resource *res = list->items[i];
+
+		if (res->flags & WG_RES_DELETED)
+			continue;
+		rc = wg_yaml_writer_doc(&w, res->root);
+		if (rc)
+			wg_error(ctx, res, NULL, NULL, "cannot write YAML: %s",
+				 w.error);
+	}
+	if (rc == 0 && wg_yaml_writer_finish(&w))
+		rc = wg_report_at(ctx, WG_SEV_ERROR, NULL, 0, 0,
+				  "cannot write YAML: %s", w.error);
+	wg_yaml_writer_release(&w);
+	return rc;
+}
