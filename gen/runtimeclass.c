@@ -17,6 +17,7 @@
 #include "wingen/core/runtimeclass.h"
 #include "wingen/base/template.h"
 #include "wingen/yaml/writer.h"
+#include "wingen/k8s/keys.h"
 
 #define TEMPLATE "runtimeclass.yaml"
 
@@ -395,8 +396,8 @@ size_t wg_runtime_class_validate(struct wg_ctx *ctx,
 static bool is_orchestrator_annotation(const struct wg_node *key)
 {
 	static const char *const prefixes[] = {
-		"config.kubernetes.io/", "internal.config.kubernetes.io/",
-		"config.k8s.io/", "kustomize.config.k8s.io/",
+		WG_KRM_PREFIX, WG_KRM_INTERNAL_PREFIX,
+		WG_KRM_ID_PREFIX, WG_KUSTOMIZE_ID_PREFIX,
 	};
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(*prefixes); i++) {

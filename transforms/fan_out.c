@@ -47,8 +47,8 @@
 #include "wingen/k8s/catalog.h"
 #include "wingen/k8s/labelsel.h"
 #include "wingen/core/runtimeclass.h"
+#include "wingen/k8s/keys.h"
 
-#define BUILD_KEY "node.kubernetes.io/windows-build"
 
 struct target {
 	const struct wg_build *b;
@@ -78,18 +78,18 @@ struct run {
 
 /* Orchestrator identities a copy must not share with its original. */
 static const char *const id_annotations[] = {
-	"config.k8s.io/id", "internal.config.kubernetes.io/id",
-	"kustomize.config.k8s.io/id",
+	WG_KRM_CONFIG_ID, WG_KRM_ID,
+	WG_KUSTOMIZE_ID,
 };
 
 /* Where kpt and kustomize's KRM runners write an object back: a copy
  * gets the next free index in its original's file, since they refuse two
  * objects at one path and index. */
 static const char *const krm_paths[] = {
-	"internal.config.kubernetes.io/path", "config.kubernetes.io/path",
+	WG_KRM_PATH, WG_KRM_PATH_LEGACY,
 };
 static const char *const krm_indexes[] = {
-	"internal.config.kubernetes.io/index", "config.kubernetes.io/index",
+	WG_KRM_INDEX, WG_KRM_INDEX_LEGACY,
 };
 
 static const char *str(struct wg_arena *a, const struct wg_node *n)
@@ -495,7 +495,7 @@ static bool no_single_build(struct run *r, struct wg_resource *res,
 			    const struct wg_selection *sel, const char *multi)
 {
 	const struct wg_node *ns = wg_map_get(sel->pod.spec, "nodeSelector");
-	const struct wg_node *v = wg_map_get(ns, BUILD_KEY);
+	const struct wg_node *v = wg_map_get(ns, WG_LABEL_WINDOWS_BUILD);
 	const struct wg_node *rc = wg_map_get(sel->pod.spec,
 					      "runtimeClassName");
 	bool ok = true;
@@ -503,7 +503,7 @@ static bool no_single_build(struct run *r, struct wg_resource *res,
 	if (v) {
 		wg_error(r->ctx, res, v,
 			 wg_podspec_path(&r->path, &sel->pod, "nodeSelector",
-					 BUILD_KEY, (const char *)NULL),
+					 WG_LABEL_WINDOWS_BUILD, (const char *)NULL),
 			 "names one build, but the workload targets several "
 			 "(%s): remove it; fan-out schedules each build",
 			 sel->targets_why);
@@ -613,7 +613,7 @@ static struct wg_node *build_expression(struct run *r, const struct target *t,
 	for (size_t k = 0; k < n; k++)
 		wg_seq_append(r->arena, values, wg_node_new_str(
 				      r->arena, t[k].b->release->build));
-	wg_map_set(r->arena, e, "key", wg_node_new_str(r->arena, BUILD_KEY));
+	wg_map_set(r->arena, e, "key", wg_node_new_str(r->arena, WG_LABEL_WINDOWS_BUILD));
 	wg_map_set(r->arena, e, "operator", wg_node_new_str(r->arena, "In"));
 	wg_map_set(r->arena, e, "values", values);
 	return e;
@@ -705,7 +705,7 @@ static void add_affinity(struct run *r, struct wg_resource *res,
 		for (size_t j = 0; j < exprs->len; j++) {
 			const struct wg_node *e = wg_seq_item(exprs, j);
 
-			if (!wg_scalar_is(wg_map_get(e, "key"), BUILD_KEY))
+			if (!wg_scalar_is(wg_map_get(e, "key"), WG_LABEL_WINDOWS_BUILD))
 				continue;
 			have = true;
 			if (!same_expression(e, want))
@@ -713,7 +713,7 @@ static void add_affinity(struct run *r, struct wg_resource *res,
 					 "%s[%zu]", field, j), "already "
 					 "constrains %s, but the workload runs "
 					 "on builds %s (%s); wingen does not "
-					 "overwrite it", BUILD_KEY,
+					 "overwrite it", WG_LABEL_WINDOWS_BUILD,
 					 builds_text(r, t, n, true),
 					 sel->targets_why);
 		}

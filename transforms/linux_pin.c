@@ -21,9 +21,10 @@
 
 #include "tx.h"
 #include "wingen/k8s/sched.h"
+#include "wingen/k8s/keys.h"
 
 static const char *const os_keys[] = {
-	"kubernetes.io/os", "beta.kubernetes.io/os",
+	WG_LABEL_OS, WG_LABEL_OS_BETA,
 };
 
 /* Whether the pod spec already says which OS it runs on. */
@@ -142,12 +143,12 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 		if (!ns)
 			goto out;
 		v = wg_node_new_str(&list->arena, "linux");
-		wg_map_insert(&list->arena, ns, ns->len, "kubernetes.io/os", v);
+		wg_map_insert(&list->arena, ns, ns->len, WG_LABEL_OS, v);
 		wg_record_change(ctx, WG_CHANGE_ADD, res,
 				 tx_pos(ns, sel->pod.spec),
 				 wg_podspec_path(&path, &sel->pod,
 						 "nodeSelector",
-						 "kubernetes.io/os",
+						 WG_LABEL_OS,
 						 (const char *)NULL),
 				 NULL, v,
 				 pin_reason(&list->arena, p, sel, ds_blanket));

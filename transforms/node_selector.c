@@ -13,6 +13,7 @@
 
 #include "tx.h"
 #include "wingen/k8s/sched.h"
+#include "wingen/k8s/keys.h"
 
 struct want {
 	const char *key;
@@ -25,14 +26,14 @@ static size_t wanted(const struct wg_selection *sel, struct want *w)
 	const struct wg_build *b = sel->build;
 	size_t n = 0;
 
-	w[n++] = (struct want){ "kubernetes.io/os", "windows", true };
-	w[n++] = (struct want){ "kubernetes.io/arch", b->arch, true };
+	w[n++] = (struct want){ WG_LABEL_OS, "windows", true };
+	w[n++] = (struct want){ WG_LABEL_ARCH, b->arch, true };
 	/* fan-out's multi workloads name their builds in node affinity */
 	if (!sel->host_process && !sel->multi)
-		w[n++] = (struct want){ "node.kubernetes.io/windows-build",
+		w[n++] = (struct want){ WG_LABEL_WINDOWS_BUILD,
 					b->release->build, true };
-	w[n++] = (struct want){ "beta.kubernetes.io/os", "windows", false };
-	w[n++] = (struct want){ "beta.kubernetes.io/arch", b->arch, false };
+	w[n++] = (struct want){ WG_LABEL_OS_BETA, "windows", false };
+	w[n++] = (struct want){ WG_LABEL_ARCH_BETA, b->arch, false };
 	return n;
 }
 

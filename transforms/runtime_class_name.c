@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "tx.h"
+#include "wingen/k8s/keys.h"
 
 /* The scheduling.nodeSelector the build's RuntimeClass has: the one in
  * the stream, else the one the runtime-class generator writes. */
@@ -29,11 +30,11 @@ static const struct wg_node *rc_selector(struct wg_resources *list,
 	if (rc)
 		return wg_path_get(rc->root, "scheduling.nodeSelector");
 	ns = wg_node_new_map(a);
-	wg_map_insert(a, ns, ns->len, "kubernetes.io/os",
+	wg_map_insert(a, ns, ns->len, WG_LABEL_OS,
 		      wg_node_new_str(a, "windows"));
-	wg_map_insert(a, ns, ns->len, "kubernetes.io/arch",
+	wg_map_insert(a, ns, ns->len, WG_LABEL_ARCH,
 		      wg_node_new_str(a, b->arch));
-	wg_map_insert(a, ns, ns->len, "node.kubernetes.io/windows-build",
+	wg_map_insert(a, ns, ns->len, WG_LABEL_WINDOWS_BUILD,
 		      wg_node_new_str(a, b->release->build));
 	return ns;
 }

@@ -20,6 +20,7 @@
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/reader.h"
 #include "wingen/base/udiff.h"
+#include "wingen/k8s/keys.h"
 
 struct migrate_opts {
 	struct wg_pathlist args;	/* [PROFILE] PATH... */
@@ -80,7 +81,7 @@ static bool is_profile(const char *path)
 			api = wg_map_get(root, "apiVersion");
 			yes = wg_scalar_is(wg_map_get(root, "kind"), "Profile")
 			      && wg_is_scalar(api) && api->len > 11
-			      && memcmp(api->u.str, "wingen.dev/", 11) == 0;
+			      && memcmp(api->u.str, WG_DOMAIN, 11) == 0;
 		}
 		wg_reader_release(&r);
 		wg_input_release(&in);

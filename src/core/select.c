@@ -4,6 +4,7 @@
 
 #include "wingen/k8s/catalog.h"
 #include "wingen/k8s/sched.h"
+#include "wingen/k8s/keys.h"
 
 struct rc_entry {
 	const char *name;
@@ -178,10 +179,10 @@ static int entry_matches(struct match *m, const struct wg_select *e,
 /* ---- the pod template's own say ----------------------------------------- */
 
 static const char *const os_keys[] = {
-	"kubernetes.io/os", "beta.kubernetes.io/os",
+	WG_LABEL_OS, WG_LABEL_OS_BETA,
 };
 static const char *const arch_keys[] = {
-	"kubernetes.io/arch", "beta.kubernetes.io/arch",
+	WG_LABEL_ARCH, WG_LABEL_ARCH_BETA,
 };
 
 static bool rc_selects_windows(const struct wg_resource *rc)
@@ -338,7 +339,7 @@ static bool agrees(const struct wg_selection *sel, const struct wg_build *b)
 		if (wg_is_scalar(v) && !wg_scalar_is(v, b->arch))
 			return false;
 	}
-	v = wg_map_get(ns, "node.kubernetes.io/windows-build");
+	v = wg_map_get(ns, WG_LABEL_WINDOWS_BUILD);
 	if (wg_is_scalar(v) && !wg_scalar_is(v, b->release->build))
 		return false;
 	v = wg_map_get(sel->pod.spec, "runtimeClassName");

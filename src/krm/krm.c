@@ -13,20 +13,16 @@
 #include "wingen/yaml/reader.h"
 #include "wingen/yaml/scalar.h"
 #include "wingen/yaml/writer.h"
+#include "wingen/k8s/keys.h"
 
 const char *const wg_krm_api_versions[] = {
-	"config.kubernetes.io/v1",
-	"config.kubernetes.io/v1beta1",
-	"config.kubernetes.io/v2alpha1",
+	WG_KRM_V1,
+	WG_KRM_V1BETA1,
+	WG_KRM_V2ALPHA1,
 	NULL,
 };
 
 #define ANN "metadata.annotations."
-#define PATH_INTERNAL "internal.config.kubernetes.io/path"
-#define INDEX_INTERNAL "internal.config.kubernetes.io/index"
-#define PATH_LEGACY "config.kubernetes.io/path"
-#define INDEX_LEGACY "config.kubernetes.io/index"
-#define LOCAL_CONFIG "config.kubernetes.io/local-config"
 
 void wg_krm_init(struct wg_krm *krm)
 {
@@ -56,13 +52,13 @@ static struct wg_node *annotation(const struct wg_node *root, const char *key)
 static void locate(struct wg_arena *arena, const struct wg_node *root,
 		   struct wg_krm_item *it)
 {
-	struct wg_node *path = annotation(root, PATH_INTERNAL);
-	struct wg_node *index = annotation(root, INDEX_INTERNAL);
+	struct wg_node *path = annotation(root, WG_KRM_PATH);
+	struct wg_node *index = annotation(root, WG_KRM_INDEX);
 
 	if (!path)
-		path = annotation(root, PATH_LEGACY);
+		path = annotation(root, WG_KRM_PATH_LEGACY);
 	if (!index)
-		index = annotation(root, INDEX_LEGACY);
+		index = annotation(root, WG_KRM_INDEX_LEGACY);
 	it->path = path ? wg_scalar_dup(arena, path) : NULL;
 	it->index = index ? (unsigned)strtoul(wg_scalar_dup(arena, index),
 					      NULL, 10) : 0;
@@ -74,7 +70,7 @@ static bool held(const struct wg_node *root)
 {
 	const struct wg_node *api = wg_map_get(root, "apiVersion");
 
-	if (wg_scalar_is(annotation(root, LOCAL_CONFIG), "true"))
+	if (wg_scalar_is(annotation(root, WG_KRM_LOCAL_CONFIG), "true"))
 		return true;
 	return wg_scalar_is(wg_map_get(root, "kind"), "Kptfile")
 	       && wg_is_scalar(api) && api->len > 8
@@ -240,8 +236,8 @@ void wg_krm_annotate_generated(struct wg_krm *krm)
 
 		if (!(res->flags & WG_RES_GENERATED) || res->payload
 		    || (res->flags & WG_RES_DELETED)
-		    || annotation(res->root, PATH_INTERNAL)
-		    || annotation(res->root, PATH_LEGACY))
+		    || annotation(res->root, WG_KRM_PATH)
+		    || annotation(res->root, WG_KRM_PATH_LEGACY))
 			continue;
 		meta = wg_map_ensure_map(arena, res->root, "metadata");
 		ann = meta ? wg_map_ensure_map(arena, meta, "annotations")
@@ -249,13 +245,13 @@ void wg_krm_annotate_generated(struct wg_krm *krm)
 		if (!ann)
 			continue;
 		index = wg_arena_printf(arena, "%u", next++);
-		wg_map_set(arena, ann, INDEX_LEGACY,
+		wg_map_set(arena, ann, WG_KRM_INDEX_LEGACY,
 			   wg_node_new_str(arena, index));
-		wg_map_set(arena, ann, PATH_LEGACY,
+		wg_map_set(arena, ann, WG_KRM_PATH_LEGACY,
 			   wg_node_new_str(arena, WG_KRM_GENERATED_PATH));
-		wg_map_set(arena, ann, INDEX_INTERNAL,
+		wg_map_set(arena, ann, WG_KRM_INDEX,
 			   wg_node_new_str(arena, index));
-		wg_map_set(arena, ann, PATH_INTERNAL,
+		wg_map_set(arena, ann, WG_KRM_PATH,
 			   wg_node_new_str(arena, WG_KRM_GENERATED_PATH));
 	}
 }
@@ -395,7 +391,7 @@ static struct wg_node *results(struct wg_ctx *ctx, struct wg_krm *krm,
 {
 	struct wg_node *seq = wg_node_new_seq(arena);
 	bool v2 = wg_scalar_is(krm->api_version,
-			       "config.kubernetes.io/v2alpha1");
+			       WG_KRM_V2ALPHA1);
 
 	for (size_t i = 0; i < ctx->log.ndiags; i++) {
 		const struct wg_diag *d = &ctx->log.diags[i];

@@ -15,6 +15,7 @@
 #include "wingen/yaml/reader.h"
 #include "wingen/base/template.h"
 #include "wingen/yaml/writer.h"
+#include "wingen/k8s/keys.h"
 
 /* The name the generated profile text is loaded under; its diagnostics
  * are rebased (see rebase()) and never show this name. */
@@ -624,7 +625,7 @@ static int load(struct wg_ctx *ctx, struct wg_krm *krm,
 	if (!wg_is_map(fc))
 		return -1;	/* reported by wg_krm_read() */
 	if (wg_scalar_is(kind, "Profile") && wg_is_scalar(api)
-	    && api->len > 11 && memcmp(api->u.str, "wingen.dev/", 11) == 0)
+	    && api->len > 11 && memcmp(api->u.str, WG_DOMAIN, 11) == 0)
 		return from_profile(ctx, krm, opts, out);
 	if (wg_scalar_is(kind, "ConfigMap") && wg_scalar_is(api, "v1"))
 		return from_config_map(ctx, krm, opts, out);

@@ -11,6 +11,7 @@
 
 #include "wingen/base/suggest.h"
 #include "wingen/profile/profile.h"
+#include "wingen/k8s/keys.h"
 
 /* ---- the profile as libcyaml loads it ---------------------------------- */
 
@@ -91,7 +92,6 @@ struct raw_profile {
 /* The top-level schema (profile_schema.c). */
 extern const cyaml_schema_value_t wg_profile_schema;
 
-#define WG_PROFILE_API_VERSION "wingen.dev/v1alpha1"
 #define WG_PROFILE_KIND "Profile"
 /* The embedded default profile: a template (template.h) of this name. */
 #define WG_PROFILE_DEFAULT "profile-default.yaml"

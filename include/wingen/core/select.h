@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "wingen/base/ctx.h"
+#include "wingen/k8s/keys.h"
 #include "wingen/k8s/podspec.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/resource.h"
@@ -153,11 +154,5 @@ struct wg_selection *wg_select_as_copy(struct wg_resources *list,
 const struct wg_resource *wg_select_runtime_class(struct wg_resources *list,
 						  const char *name);
 
-/* Annotation names. */
-#define WG_ANNOTATION_WINDOWS "wingen.dev/windows"
-#define WG_ANNOTATION_BUILD "wingen.dev/windows-build"
-#define WG_ANNOTATION_BUILDS "wingen.dev/windows-builds"
-/* The pod label that keeps fan-out's copies apart (selector and pods). */
-#define WG_LABEL_BUILD "wingen.dev/windows-build"
 
 #endif
