@@ -117,7 +117,12 @@ int wg_cli_write(struct wg_ctx *ctx, const char *path, const struct wg_buf *out)
 	return status ? output_failed(ctx, before, status) : WG_EXIT_OK;
 }
 
-/* Passes the stream's text to the output (emit_stream.h's sink). */
+/*
+ * Passes the stream's text to the output (emit_stream.h's sink).  The
+ * sink returns 1 on failure, never the WG_OUT_* code itself: -1 is the
+ * stream's "libyaml refused a document", and a write error taken for it
+ * read a failure record that was never filled in.  The code is in out.
+ */
 struct emit_sink {
 	struct wg_ctx *ctx;
 	struct wg_out *out;
@@ -127,7 +132,7 @@ static int sink_write(void *data, const char *bytes, size_t len)
 {
 	struct emit_sink *s = data;
 
-	return wg_out_write(s->ctx, s->out, bytes, len);
+	return wg_out_write(s->ctx, s->out, bytes, len) ? 1 : 0;
 }
 
 int wg_cli_emit(struct wg_ctx *ctx, const char *path,
@@ -155,9 +160,11 @@ int wg_cli_emit(struct wg_ctx *ctx, const char *path,
 		return output_failed(ctx, before, out.status);
 	sink = (struct emit_sink){ ctx, &out };
 	rc = wg_emit_yaml_stream(list, jobs, sink_write, &sink, &fail);
-	if (rc == -1)
+	if (rc == WG_EMIT_REFUSED)
 		rc = wg_error(ctx, list->items[fail.item], NULL, NULL,
 			      "cannot write YAML: %s", fail.problem);
+	else if (rc != 0)
+		rc = out.status;	/* the sink's failure, reported */
 	if (rc == 0)
 		rc = wg_out_commit(ctx, &out);
 	else

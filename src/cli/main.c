@@ -2,17 +2,33 @@
  * wingen: render Kubernetes manifests for mixed Linux/Windows clusters.
  * Dispatches to one command per file (cmd_*.c).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "wingen/base/output.h"
 
-int main(int argc, char **argv)
+/*
+ * What printf() left in stdout's buffer is written here, at the latest:
+ * a full device or a closed stdout seen only now must still fail the run
+ * (help and version print nothing else).  A reader that went away (EPIPE)
+ * fails it quietly, as wg_cli_write() does.
+ */
+static int finish(int rc)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	if (errno != EPIPE)
+		fprintf(stderr, "wingen: error: cannot write stdout: %s\n",
+			strerror(errno));
+	return rc ? rc : WG_EXIT_FAIL;
+}
+
+static int dispatch(int argc, char **argv)
 {
 	const struct wg_command *cmd;
 
-	wg_output_install_cleanup();
 	if (argc < 2) {
 		/* As kustomize and kpt run an exec function: no arguments,
 		 * a ResourceList on stdin. */
@@ -28,4 +44,10 @@ int main(int argc, char **argv)
 	if (!cmd)
 		return wg_usage_error(NULL, "unknown command '%s'", argv[1]);
 	return cmd->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	wg_output_install_cleanup();
+	return finish(dispatch(argc, argv));
 }

@@ -79,7 +79,7 @@ static int doc_failed(const struct emit_run *run, size_t i,
 {
 	fail->item = run->docs[i];
 	fail->problem = w->error ? w->error : "cannot write YAML";
-	return -1;
+	return WG_EMIT_REFUSED;
 }
 
 /*
@@ -192,7 +192,7 @@ static int drive(struct emit_run *run, wg_emit_sink sink, void *data,
 			pthread_mutex_unlock(&run->mu);
 			if (s->failed) {
 				*fail = s->fail;
-				rc = -1;
+				rc = WG_EMIT_REFUSED;
 			} else {
 				rc = sink(data, s->text.buf, s->text.len);
 			}

@@ -23,8 +23,9 @@
  */
 
 /*
- * Receives the next len bytes of the stream; returns 0, or non-zero to
- * stop (that value is then returned by wg_emit_yaml_stream).
+ * Receives the next len bytes of the stream; returns 0, or a positive
+ * value to stop (that value is then returned by wg_emit_yaml_stream).
+ * Never a negative one: WG_EMIT_REFUSED must mean libyaml refused.
  */
 typedef int (*wg_emit_sink)(void *data, const char *bytes, size_t len);
 
@@ -34,6 +35,9 @@ struct wg_emit_failure {
 	const char *problem;	/* static text from libyaml */
 };
 
+/* wg_emit_yaml_stream()'s result when libyaml refused a document. */
+#define WG_EMIT_REFUSED (-1)
+
 /* Most threads wg_emit_yaml_stream() uses, whatever it is asked for. */
 #define WG_EMIT_MAX_JOBS 16
 
@@ -41,9 +45,9 @@ struct wg_emit_failure {
  * Writes every live resource of list (WG_RES_DELETED skipped) through sink,
  * using up to jobs threads including the caller's (0 or 1: the caller's
  * only).  The sink gets at least a megabyte at a time where the stream
- * has that much.  Returns 0; -1 when libyaml refused a document (*fail
- * says which; nothing of that document or after it reached the sink); or
- * the sink's non-zero value.
+ * has that much.  Returns 0; WG_EMIT_REFUSED when libyaml refused a
+ * document (*fail says which; nothing of that document or after it
+ * reached the sink; *fail is set only then); or the sink's positive value.
  */
 int wg_emit_yaml_stream(const struct wg_resources *list, unsigned jobs,
 			wg_emit_sink sink, void *data,
