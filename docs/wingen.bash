@@ -25,15 +25,8 @@ _wingen()
 		COMPREPLY=($(compgen -f -- "$cur"))
 		compopt -o filenames 2>/dev/null
 		return ;;
-	-o | --output)
-		if [ "$cmd" = builds ]; then
-			COMPREPLY=($(compgen -W "table json" -- "$cur"))
-		else
-			COMPREPLY=($(compgen -f -- "$cur"))
-			compopt -o filenames 2>/dev/null
-		fi
-		return ;;
-	--output-format)
+	-o | --output | --output-format)
+		# -o is always a format; a file is --output-file.
 		case $cmd in
 		check) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
 		builds) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
@@ -47,7 +40,11 @@ _wingen()
 		COMPREPLY=($(compgen -d -- "$cur"))
 		compopt -o filenames 2>/dev/null
 		return ;;
-	--runtimeclass-file)
+	-j | --jobs)
+		# A number: nothing to offer, and no file names.
+		COMPREPLY=()
+		return ;;
+	--runtimeclass-file | --output-file)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		compopt -o filenames 2>/dev/null
 		return ;;
@@ -55,20 +52,20 @@ _wingen()
 
 	local opts
 	case $cmd in
-	build) opts="-f --filename -o --output --output-format --explain
+	build) opts="-f --filename -o --output --output-file --explain
 		--strict --diff --check --print-profile -j --jobs --templates
 		--load-restrictor --help" ;;
-	check) opts="-f --filename --output-format --strict --templates
+	check) opts="-f --filename -o --output --output-file --strict --templates
 		--load-restrictor --help" ;;
-	fmt) opts="-f --filename -o --output --output-format -j --jobs
+	fmt) opts="-f --filename -o --output --output-file -j --jobs
 		--help" ;;
 	migrate) opts="--in-place --diff --reformat-fallback
 		--runtimeclass-file --strict --templates --load-restrictor
 		--help" ;;
-	builds) opts="-o --output-format --help" ;;
+	builds) opts="-o --output --output-file --help" ;;
 	fn | version) opts="--help" ;;
 	help)
-		COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+		COMPREPLY=($(compgen -W "$commands plugins" -- "$cur"))
 		return ;;
 	*) return ;;
 	esac

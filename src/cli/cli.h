@@ -37,6 +37,10 @@ const struct wg_command *wg_command_find(const char *name);
 int wg_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The usage error for an unknown command name, with the closest command
+ * when it looks like a typo ("buld" -> "build").  Returns 2. */
+int wg_unknown_command(const char *name);
+
 /* Prints the full help of a command to stdout; returns 0. */
 int wg_print_help(const char *cmd);
 

@@ -14,7 +14,7 @@ struct build_opts {
 	struct wg_pathlist args;	/* [PROFILE] */
 	const char *profile;
 	struct wg_pathlist paths;
-	const char *output;
+	const char *output;	/* --output-file; NULL: stdout */
 	enum wg_format format;
 	bool explain;
 	bool strict;
@@ -31,8 +31,7 @@ static int parse(int argc, char **argv, struct build_opts *o)
 	int format = WG_FORMAT_YAML;
 	const struct wg_opt opts[] = {
 		{ "filename", 'f', WG_OPT_PATHS, &o->paths, NULL },
-		{ "output", 'o', WG_OPT_STRING, &o->output, NULL },
-		{ "output-format", 0, WG_OPT_CHOICE, &format, formats },
+		WG_OPTS_OUTPUT(&format, formats, &o->output),
 		{ "explain", 0, WG_OPT_FLAG, &o->explain, NULL },
 		{ "diff", 0, WG_OPT_FLAG, &o->diff, NULL },
 		{ "check", 0, WG_OPT_FLAG, &o->check, NULL },

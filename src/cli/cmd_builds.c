@@ -108,9 +108,9 @@ int wg_cmd_builds(int argc, char **argv)
 {
 	static const char *const formats[] = { "table", "json", NULL };
 	int format = 0;
+	const char *file = NULL;
 	const struct wg_opt opts[] = {
-		{ "output", 'o', WG_OPT_CHOICE, &format, formats },
-		{ "output-format", 0, WG_OPT_CHOICE, &format, formats },
+		WG_OPTS_OUTPUT(&format, formats, &file),
 		WG_OPT_END,
 	};
 	struct wg_buf out = WG_BUF_INIT;
@@ -124,7 +124,7 @@ int wg_cmd_builds(int argc, char **argv)
 	else
 		table(&out);
 	wg_ctx_init(&ctx);
-	rc = wg_cli_write(&ctx, NULL, &out);
+	rc = wg_cli_write(&ctx, file, &out);
 	wg_ctx_release(&ctx);
 	wg_buf_release(&out);
 	return rc;

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "options.h"
 #include "wingen/base/alloc.h"
+#include "wingen/base/output.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/scalar.h"
 
@@ -18,6 +19,7 @@ struct check_opts {
 	const char *profile;
 	struct wg_pathlist paths;
 	bool json;
+	const char *output;	/* --output-file; NULL: stdout */
 	bool strict;
 	struct wg_profile_opts popts;
 };
@@ -28,7 +30,7 @@ static int parse(int argc, char **argv, struct check_opts *o)
 	int format = 0;
 	const struct wg_opt opts[] = {
 		{ "filename", 'f', WG_OPT_PATHS, &o->paths, NULL },
-		{ "output-format", 0, WG_OPT_CHOICE, &format, formats },
+		WG_OPTS_OUTPUT(&format, formats, &o->output),
 		{ "strict", 0, WG_OPT_FLAG, &o->strict, NULL },
 		WG_OPTS_PROFILE(&o->popts),
 		WG_OPT_END,
@@ -83,12 +85,24 @@ static const char *plural(size_t n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
-static void print_text(const struct wg_ctx *ctx, size_t objects)
+static void print_text(struct wg_buf *b, const struct wg_ctx *ctx,
+		       size_t objects)
 {
 	const size_t *c = ctx->log.counts;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
 
-	wg_log_print(stdout, &ctx->log, WG_SEV_INFO);
-	printf("wingen check: %zu %s, %zu %s, %zu %s; %zu %s to %zu %s\n",
+	/* The lines as wg_log_print() writes them, into the report. */
+	if (!mem) {
+		fputs("wingen: out of memory\n", stderr);
+		exit(1);
+	}
+	wg_log_print(mem, &ctx->log, WG_SEV_INFO);
+	fclose(mem);
+	wg_buf_add(b, text, len);
+	free(text);
+	wg_buf_addf(b, "wingen check: %zu %s, %zu %s, %zu %s; %zu %s to %zu %s\n",
 	       c[WG_SEV_ERROR], plural(c[WG_SEV_ERROR], "error", "errors"),
 	       c[WG_SEV_WARNING],
 	       plural(c[WG_SEV_WARNING], "warning", "warnings"),
@@ -141,7 +155,8 @@ static const char *op_name(enum wg_change_op op)
 	return (unsigned)op < 4 ? names[op] : "set";
 }
 
-static void print_json(const struct wg_ctx *ctx, size_t objects, bool failed)
+static void print_json(struct wg_buf *out, const struct wg_ctx *ctx,
+		       size_t objects, bool failed)
 {
 	const struct wg_log *log = &ctx->log;
 	struct wg_buf b = WG_BUF_INIT;
@@ -183,7 +198,7 @@ static void print_json(const struct wg_ctx *ctx, size_t objects, bool failed)
 		wg_buf_addch(&b, '}');
 	}
 	wg_buf_addstr(&b, log->nchanges ? "\n  ]\n}\n" : "]\n}\n");
-	fwrite(b.buf, 1, b.len, stdout);
+	wg_buf_add(out, b.buf, b.len);
 	wg_buf_release(&b);
 }
 
@@ -192,6 +207,7 @@ int wg_cmd_check(int argc, char **argv)
 	struct check_opts o = { 0 };
 	struct wg_session ss;
 	struct wg_ctx *ctx = &ss.ctx;
+	struct wg_buf report = WG_BUF_INIT;
 	bool failed;
 	int rc = parse(argc, argv, &o);
 
@@ -207,11 +223,21 @@ int wg_cmd_check(int argc, char **argv)
 		wg_cli_run_chain(ctx, &ss.profile, &ss.list);
 	failed = wg_ctx_failed(ctx);
 	if (o.json)
-		print_json(ctx, objects_changed(&ctx->log), failed);
+		print_json(&report, ctx, objects_changed(&ctx->log), failed);
 	else
-		print_text(ctx, objects_changed(&ctx->log));
-	if (fflush(stdout) != 0 || ferror(stdout))
-		failed = true;
+		print_text(&report, ctx, objects_changed(&ctx->log));
+	/* The report is written even when the run failed: it is the
+	 * point of check.  A write error fails it. */
+	{
+		size_t before = ctx->log.ndiags;
+
+		if (wg_output_write(ctx, o.output, report.buf, report.len)) {
+			for (size_t i = before; i < ctx->log.ndiags; i++)
+				wg_diag_print(stderr, &ctx->log.diags[i]);
+			failed = true;
+		}
+	}
+	wg_buf_release(&report);
 	wg_session_release(&ss);
 	wg_pathlist_release(&o.paths);
 	wg_pathlist_release(&o.args);

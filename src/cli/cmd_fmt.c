@@ -12,7 +12,7 @@
 
 struct fmt_opts {
 	struct wg_pathlist paths;
-	const char *output;
+	const char *output;	/* --output-file; NULL: stdout */
 	enum wg_format format;
 	unsigned jobs;	/* 2 or more: parse on a thread of its own */
 };
@@ -23,8 +23,7 @@ static int parse(int argc, char **argv, struct fmt_opts *o)
 	int format = WG_FORMAT_YAML;
 	const struct wg_opt opts[] = {
 		{ "filename", 'f', WG_OPT_PATHS, &o->paths, NULL },
-		{ "output", 'o', WG_OPT_STRING, &o->output, NULL },
-		{ "output-format", 0, WG_OPT_CHOICE, &format, formats },
+		WG_OPTS_OUTPUT(&format, formats, &o->output),
 		{ "jobs", 'j', WG_OPT_JOBS, &o->jobs, NULL },
 		WG_OPT_END,
 	};

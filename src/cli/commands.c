@@ -11,8 +11,8 @@
 const struct wg_command wg_commands[] = {
 	{
 		"build", wg_cmd_build,
-		"build [PROFILE] [-f PATH]... [-o FILE] [--output-format "
-		"yaml|json] [--explain] [--strict] [--diff] [--check] "
+		"build [PROFILE] [-f PATH]... [-o yaml|json] [--output-file "
+		"FILE] [--explain] [--strict] [--diff] [--check] "
 		"[--print-profile] [-j N]",
 		"Render manifests for a mixed Linux/Windows cluster.",
 		"Reads manifests from the profile's resources: and every -f PATH\n"
@@ -25,8 +25,8 @@ const struct wg_command wg_commands[] = {
 		"picked by their Windows base images.\n\n"
 		"options:\n"
 		"  -f, --filename PATH      input file, folder or - (repeatable)\n"
-		"  -o, --output FILE        write to FILE atomically (default: stdout)\n"
-		"      --output-format FMT  yaml (default) or json (one object a line)\n"
+		"  -o, --output FORMAT      yaml (default) or json (one object a line)\n"
+		"      --output-file FILE   write to FILE atomically (default: stdout)\n"
 		"      --explain            print every change and why on stderr\n"
 		"      --strict             treat warnings as errors\n"
 		"      --diff               print a unified diff per object (as\n"
@@ -43,31 +43,35 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
-		"builds", wg_cmd_builds, "builds [-o table|json]",
+		"builds", wg_cmd_builds,
+		"builds [-o table|json] [--output-file FILE]",
 		"Print the catalog of Windows Server builds wingen knows.",
 		"One row per release: build number (the node.kubernetes.io/\n"
 		"windows-build label), the names a profile may use, base-image\n"
 		"tags, the releases whose images a host of it runs with process\n"
 		"isolation, and whether Kubernetes supports it.\n\n"
 		"options:\n"
-		"  -o, --output-format FMT  table (default) or json\n"
+		"  -o, --output FORMAT      table (default) or json\n"
+		"      --output-file FILE   write to FILE atomically (default: stdout)\n"
 		"  -h, --help               show this help\n",
 	},
 	{
 		"check", wg_cmd_check,
-		"check [PROFILE] [-f PATH]... [--output-format text|json] "
-		"[--strict]",
+		"check [PROFILE] [-f PATH]... [-o text|json] [--output-file "
+		"FILE] [--strict]",
 		"Run the chain as build does and report, writing no manifests.",
 		"Reads the same inputs as build and runs the same chain, then\n"
 		"prints every diagnostic (errors, warnings, notes) on stdout, one\n"
 		"line each (file:line:col: severity: Kind/name: field: message),\n"
-		"and a summary line; or, with --output-format json, one JSON\n"
+		"and a summary line; or, with -o json, one JSON\n"
 		"document with the diagnostics and every change the chain would\n"
 		"make.  Exit status 1 when there is an error (with --strict, a\n"
 		"warning too), else 0: a gate for CI.\n\n"
 		"options:\n"
 		"  -f, --filename PATH      input file, folder or - (repeatable)\n"
-		"      --output-format FMT  text (default) or json\n"
+		"  -o, --output FORMAT      text (default) or json\n"
+		"      --output-file FILE   write the report to FILE atomically\n"
+		"                           (default: stdout)\n"
 		"      --strict             treat warnings as errors\n"
 		"      --templates DIR      templates overriding the embedded ones\n"
 		"      --load-restrictor R  rootonly (default) or none, as for build\n"
@@ -119,14 +123,14 @@ const struct wg_command wg_commands[] = {
 	},
 	{
 		"fmt", wg_cmd_fmt,
-		"fmt [-f PATH]... [-o FILE] [--output-format yaml|json] [-j N]",
+		"fmt [-f PATH]... [-o yaml|json] [--output-file FILE] [-j N]",
 		"Read manifests and write them back unchanged (no plugins).",
 		"Empty documents are dropped and Lists expanded; everything else\n"
 		"comes out semantically equal, in the style it went in with.\n\n"
 		"options:\n"
 		"  -f, --filename PATH      input file, folder or - (repeatable)\n"
-		"  -o, --output FILE        write to FILE atomically (default: stdout)\n"
-		"      --output-format FMT  yaml (default) or json (one object a line)\n"
+		"  -o, --output FORMAT      yaml (default) or json (one object a line)\n"
+		"      --output-file FILE   write to FILE atomically (default: stdout)\n"
 		"  -j, --jobs N             2 or more: parse on a thread of its own\n"
 		"                           while writing (the same output; default:\n"
 		"                           the CPUs, at most 4)\n"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "wingen/base/alloc.h"
+#include "wingen/base/suggest.h"
 #include "wingen/yaml/emit_stream.h"
 #include "wingen/base/output.h"
 #include "wingen/yaml/read_split.h"
@@ -37,12 +38,27 @@ int wg_usage_error(const char *cmd, const char *fmt, ...)
 	return WG_EXIT_USAGE;
 }
 
+int wg_unknown_command(const char *name)
+{
+	const char *names[32];
+	const char *hint;
+	size_t n = 0;
+
+	for (const struct wg_command *c = wg_commands; c->name && n < 32; c++)
+		names[n++] = c->name;
+	hint = wg_suggest(name, names, n);
+	if (hint)
+		return wg_usage_error(NULL, "unknown command '%s'; did you "
+				      "mean '%s'?", name, hint);
+	return wg_usage_error(NULL, "unknown command '%s'", name);
+}
+
 int wg_print_help(const char *cmd)
 {
 	const struct wg_command *c = wg_command_find(cmd);
 
 	if (!c)
-		return wg_usage_error(NULL, "unknown command '%s'", cmd);
+		return wg_unknown_command(cmd);
 	printf("usage: wingen %s\n\n%s\n", c->synopsis, c->summary);
 	if (c->help && *c->help)
 		printf("\n%s", c->help);

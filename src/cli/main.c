@@ -42,7 +42,7 @@ static int dispatch(int argc, char **argv)
 		return wg_cmd_version(argc - 1, argv + 1);
 	cmd = wg_command_find(argv[1]);
 	if (!cmd)
-		return wg_usage_error(NULL, "unknown command '%s'", argv[1]);
+		return wg_unknown_command(argv[1]);
 	return cmd->run(argc - 1, argv + 1);
 }
 

@@ -6,12 +6,48 @@
 
 #include "cli.h"
 #include "wingen/base/alloc.h"
+#include "wingen/base/suggest.h"
+
+/*
+ * An unknown option: the message, with the closest long option when it
+ * looks like a typo ("--outptu" -> "--output").  word is the argument as
+ * given; for "--name=value" only the name is compared.
+ */
+static int unknown(const char *cmd, const char *arg,
+		   const struct wg_opt *opts, size_t n)
+{
+	const char **names = wg_xcalloc(n + 1, sizeof(*names));
+	struct wg_buf name = WG_BUF_INIT;
+	const char *word = arg, *eq, *hint = NULL;
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		names[i] = opts[i].name;
+	names[n] = "help";
+	if (word[0] == '-' && word[1] == '-') {
+		word += 2;
+		eq = strchr(word, '=');
+		wg_buf_add(&name, word, eq ? (size_t)(eq - word)
+					   : strlen(word));
+		hint = name.len > 1 ? wg_suggest(name.buf, names, n + 1)
+				    : NULL;
+	}
+	if (hint)
+		rc = wg_usage_error(cmd, "unknown option '%s'; did you mean "
+				    "'--%s'?", arg, hint);
+	else
+		rc = wg_usage_error(cmd, "unknown option '%s'", arg);
+	wg_buf_release(&name);
+	free(names);
+	return rc;
+}
 
 /* getopt_long's answer for opts[i] (above any short option's). */
 #define LONG_VAL(i) (256 + (int)(i))
 
 static int choice(const char *cmd, const struct wg_opt *o, const char *arg)
 {
+	bool format = o->kind == WG_OPT_FORMAT;
 	struct wg_buf list = WG_BUF_INIT;
 	int rc;
 
@@ -25,8 +61,13 @@ static int choice(const char *cmd, const struct wg_opt *o, const char *arg)
 						   : " or ") : "",
 			    o->choices[i]);
 	}
-	rc = wg_usage_error(cmd, "--%s must be %s, not '%s'", o->name,
-			    list.buf, arg);
+	if (format)
+		rc = wg_usage_error(cmd, "-o/--output is a format, %s, not "
+				    "'%s'; to write a file, use --output-file "
+				    "%s", list.buf, arg, arg);
+	else
+		rc = wg_usage_error(cmd, "--%s must be %s, not '%s'", o->name,
+				    list.buf, arg);
 	wg_buf_release(&list);
 	return rc;
 }
@@ -44,6 +85,7 @@ static int apply(const char *cmd, const struct wg_opt *o, const char *arg)
 		wg_pathlist_add(o->target, arg);
 		return 0;
 	case WG_OPT_CHOICE:
+	case WG_OPT_FORMAT:
 		return choice(cmd, o, arg);
 	case WG_OPT_RESTRICTOR:
 		return wg_parse_load_restrictor(cmd, arg, o->target);
@@ -91,10 +133,13 @@ int wg_parse_options(const char *cmd, int argc, char **argv,
 			rc = -1;
 			break;
 		}
-		if (c == ':' || c == '?') {
-			rc = wg_usage_error(cmd, c == ':' ? "option '%s' needs "
-					    "a value" : "unknown option '%s'",
+		if (c == ':') {
+			rc = wg_usage_error(cmd, "option '%s' needs a value",
 					    argv[optind - 1]);
+			break;
+		}
+		if (c == '?') {
+			rc = unknown(cmd, argv[optind - 1], opts, n);
 			break;
 		}
 		for (size_t i = 0; i < n && !o; i++)

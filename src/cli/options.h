@@ -21,6 +21,10 @@ enum wg_opt_kind {
 	WG_OPT_JOBS,		/* unsigned *: a thread count, 1 to
 				   WG_EMIT_MAX_JOBS; give the target
 				   wg_cli_default_jobs() first */
+	WG_OPT_FORMAT,		/* int *: as WG_OPT_CHOICE, for -o: a value
+				   that is no format is a usage error that
+				   names --output-file (kubectl's -o is a
+				   format, never a file) */
 };
 
 struct wg_opt {
@@ -40,10 +44,22 @@ struct wg_opt {
 	  &(popts)->load_restrictor_none, NULL }
 
 /*
+ * -o/--output FORMAT (index into formats, the first the default) and
+ * --output-file FILE, the same on every command that writes: -o is always
+ * a format, as in kubectl.  --output-format is the older spelling of -o,
+ * still accepted.
+ */
+#define WG_OPTS_OUTPUT(format, formats, file)				\
+	{ "output", 'o', WG_OPT_FORMAT, (format), (formats) },		\
+	{ "output-format", 0, WG_OPT_FORMAT, (format), (formats) },	\
+	{ "output-file", 0, WG_OPT_STRING, (file), NULL }
+
+/*
  * Parses argv[1..argc) of command cmd against opts (ended by WG_OPT_END;
  * -h and --help are always known).  Positional arguments are appended to
- * pos, in order; pos NULL means the command takes none.  Returns 0, -1
- * when help was asked for, or WG_EXIT_USAGE after printing a usage error.
+ * pos, in order; pos NULL means the command takes none.  An unknown
+ * option gets a did-you-mean among opts.  Returns 0, -1 when help was
+ * asked for, or WG_EXIT_USAGE after printing a usage error.
  */
 int wg_parse_options(const char *cmd, int argc, char **argv,
 		     const struct wg_opt *opts, struct wg_pathlist *pos);

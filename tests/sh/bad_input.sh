@@ -37,7 +37,7 @@ fi
 # A folder that cannot be listed, as a user; a missing file inside -f lists.
 check missing "nope.yaml: error: cannot open" build -f "$tmp/good.yaml" -f "$tmp/nope.yaml"
 
-# -o into a folder that does not exist: nothing written, one message.
-check bad-output "cannot create a temporary file" fmt -f "$tmp/good.yaml" -o "$tmp/no/such/out.yaml"
+# --output-file into a folder that does not exist: nothing written, one message.
+check bad-output "cannot create a temporary file" fmt -f "$tmp/good.yaml" --output-file "$tmp/no/such/out.yaml"
 
 exit $fail

@@ -56,7 +56,7 @@ grep -Eq "^broken.yaml:($((n + 2))|$((n + 3))):" err4 \
 	|| no "broken: not at its line: $(cat err4)"
 "$wingen" build -f big.yaml >out.yaml 2>err || no "default jobs: exit $?"
 cmp -s one.yaml out.yaml || no "default jobs: output differs from -j1"
-"$wingen" build -f big.yaml -j 3 -o file.yaml 2>err || no "-o: exit $?"
+"$wingen" build -f big.yaml -j 3 --output-file file.yaml 2>err || no "--output-file: exit $?"
 cmp -s one.yaml file.yaml || no "-j3 -o: file differs from -j1"
 # A closed pipe ends the run quietly, threads and all.
 "$wingen" build -f big.yaml -j4 2>err | head -c 100 >/dev/null

@@ -87,10 +87,23 @@ for c in $commands; do
 		case $have in *" $opt "*) ;; *) no "completion of '$c' lacks $opt" ;; esac
 	done
 done
-[ "$(complete_words wingen check --output-format '' | tr '\n' ' ')" = "text json " ] \
-	|| no "completion: check --output-format is not text|json"
-[ "$(complete_words wingen build --output-format '' | tr '\n' ' ')" = "yaml json " ] \
-	|| no "completion: build --output-format is not yaml|json"
+# -o is a format on every command, never a file; --output-file is a file.
+[ "$(complete_words wingen check -o '' | tr '\n' ' ')" = "text json " ] \
+	|| no "completion: check -o is not text|json"
+[ "$(complete_words wingen build -o '' | tr '\n' ' ')" = "yaml json " ] \
+	|| no "completion: build -o is not yaml|json"
+[ "$(complete_words wingen fmt --output '' | tr '\n' ' ')" = "yaml json " ] \
+	|| no "completion: fmt --output is not yaml|json"
+[ "$(complete_words wingen builds -o '' | tr '\n' ' ')" = "table json " ] \
+	|| no "completion: builds -o is not table|json"
+( cd "$tmp" && : >out.yaml
+  [ "$(complete_words wingen build --output-file ou)" = out.yaml ] ) \
+	|| no "completion: build --output-file does not offer files"
+( cd "$tmp" && : >4.yaml
+  [ -z "$(complete_words wingen build -j '')" ] ) \
+	|| no "completion: build -j offers something (file names?)"
+[ "$(complete_words wingen help pl)" = plugins ] \
+	|| no "completion: help pl is not plugins"
 [ "$(complete_words wingen help bu | tr '\n' ' ')" = "build builds " ] \
 	|| no "completion: help bu is not build, builds"
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Output safety and I/O faults (SECURITY.md "Output"):
-#  - /dev/full as -o and as stdout: reported, exit 1, device left alone;
+#  - /dev/full as --output-file and as stdout: reported, exit 1, device left alone;
 #  - a closed pipe: exit 1 and no message; a closed stdout: reported;
 #  - a read error mid-file (an LD_PRELOAD shim fails read() after 4 KiB,
 #    and /proc/self/mem fails at once): reported, nothing written;
-#  - -o onto a FIFO and onto /dev/stdout redirected to a file: written in
+#  - --output-file onto a FIFO and onto /dev/stdout redirected to a file: written in
 #    place, never renamed over (the file keeps its inode and content);
-#  - -o onto a regular file: replaced atomically with its mode kept, the
+#  - --output-file onto a regular file: replaced atomically with its mode kept, the
 #    symbolic link it was named by kept; on error the file is unchanged;
 #  - SIGTERM/SIGINT while the temporary file is being written (the shim
 #    holds write()), and while reading a FIFO: the target is unchanged and
@@ -28,11 +28,11 @@ awk 'BEGIN { for (i = 0; i < 20000; i++)
 printf 'a: [unclosed\n' >broken.yaml
 
 # --- /dev/full -------------------------------------------------------------
-"$wingen" fmt -f small.yaml -o /dev/full >out 2>err
+"$wingen" fmt -f small.yaml --output-file /dev/full >out 2>err
 rc=$?
 if [ $rc -eq 1 ] && grep -q "/dev/full: error: cannot write: No space left" err \
-	&& [ -c /dev/full ] && [ ! -s out ]; then ok "-o /dev/full"
-else bad "-o /dev/full: exit $rc" "$(cat err)"; fi
+	&& [ -c /dev/full ] && [ ! -s out ]; then ok "--output-file /dev/full"
+else bad "--output-file /dev/full: exit $rc" "$(cat err)"; fi
 "$wingen" fmt -f small.yaml >/dev/full 2>err
 rc=$?
 if [ $rc -eq 1 ] && grep -q "error: cannot write: No space left" err; then
@@ -193,39 +193,39 @@ fi
 mkfifo fifo
 timeout 20 cat fifo >got &
 reader=$!
-"$wingen" fmt -f small.yaml -o fifo 2>err
+"$wingen" fmt -f small.yaml --output-file fifo 2>err
 rc=$?
 [ $rc -ne 0 ] && timeout 2 sh -c ': >fifo'	# let cat go if wingen did not
 wait $reader
-if [ $rc -eq 0 ] && [ -p fifo ] && cmp -s got small.yaml; then ok "-o FIFO in place"
-else bad "-o FIFO: exit $rc, fifo $(stat -c %F fifo)" "$(cat err)"; fi
+if [ $rc -eq 0 ] && [ -p fifo ] && cmp -s got small.yaml; then ok "--output-file FIFO in place"
+else bad "--output-file FIFO: exit $rc, fifo $(stat -c %F fifo)" "$(cat err)"; fi
 
 echo "earlier line" >log.txt
 ino=$(stat -c %i log.txt)
-"$wingen" fmt -f small.yaml -o /dev/stdout >>log.txt 2>err
+"$wingen" fmt -f small.yaml --output-file /dev/stdout >>log.txt 2>err
 rc=$?
 if [ $rc -eq 0 ] && [ "$(stat -c %i log.txt)" = "$ino" ] \
 	&& [ "$(head -1 log.txt)" = "earlier line" ] && grep -q "name: small" log.txt
-then ok "-o /dev/stdout appended to a file in place"
-else bad "-o /dev/stdout >> file: exit $rc" "$(cat log.txt)" "$(cat err)"; fi
+then ok "--output-file /dev/stdout appended to a file in place"
+else bad "--output-file /dev/stdout >> file: exit $rc" "$(cat log.txt)" "$(cat err)"; fi
 
 # --- atomic replacement ------------------------------------------------------------
 echo "old: content" >target.yaml
 chmod 640 target.yaml
 ln -s target.yaml link.yaml
-"$wingen" fmt -f small.yaml -o link.yaml 2>err
+"$wingen" fmt -f small.yaml --output-file link.yaml 2>err
 rc=$?
 if [ $rc -eq 0 ] && [ -L link.yaml ] && cmp -s target.yaml small.yaml \
 	&& [ "$(stat -c %a target.yaml)" = 640 ] && [ -z "$(temps)" ]
-then ok "-o replaces the file, mode and link kept"
-else bad "-o regular file: exit $rc, mode $(stat -c %a target.yaml)" "$(cat err)"; fi
+then ok "--output-file replaces the file, mode and link kept"
+else bad "--output-file regular file: exit $rc, mode $(stat -c %a target.yaml)" "$(cat err)"; fi
 
 cp target.yaml before.yaml
-"$wingen" fmt -f broken.yaml -o target.yaml 2>err
+"$wingen" fmt -f broken.yaml --output-file target.yaml 2>err
 rc=$?
 if [ $rc -eq 1 ] && cmp -s target.yaml before.yaml && [ -z "$(temps)" ]; then
-	ok "-o on error leaves the file"
-else bad "-o on error: exit $rc" "$(cat err)"; fi
+	ok "--output-file on error leaves the file"
+else bad "--output-file on error: exit $rc" "$(cat err)"; fi
 
 # --- signals ------------------------------------------------------------------
 # signal_during_write SIG: hold the write of the temporary file, signal.
@@ -233,7 +233,7 @@ signal_during_write() {
 	local sig=$1 pid i
 	rm -f mark
 	WG_SLOW_WRITE=.wingen- WG_SLOW_MARK=$tmp/mark LD_PRELOAD=$shim \
-		"$wingen" fmt -f big.yaml -o target.yaml 2>err &
+		"$wingen" fmt -f big.yaml --output-file target.yaml 2>err &
 	pid=$!
 	for i in $(seq 100); do [ -e mark ] && break; sleep 0.1; done
 	if [ ! -e mark ] || [ -z "$(temps)" ]; then
@@ -301,7 +301,7 @@ fi
 # Held on a FIFO for input, before any output exists.
 rm -f in.fifo
 mkfifo in.fifo
-"$wingen" fmt -f in.fifo -o target.yaml 2>err &
+"$wingen" fmt -f in.fifo --output-file target.yaml 2>err &
 pid=$!
 exec 7>in.fifo	# the writer end: wingen blocks in read()
 head -c 3000 big.yaml >&7

@@ -60,7 +60,7 @@ WINGEN_LIMITS=depth=100 expect_error "depth lowered to 100" "${pos}nesting deepe
 nest 9999 "[" "x" "]" >deep.yaml
 export WINGEN_LIMITS=depth=10000
 expect_ok "9,999 levels, fmt" fmt -f deep.yaml
-expect_ok "9,999 levels, JSON" fmt -f deep.yaml --output-format json
+expect_ok "9,999 levels, JSON" fmt -f deep.yaml -o json
 expect_ok "9,999 levels, build --explain" build -f deep.yaml --explain
 unset WINGEN_LIMITS
 WINGEN_LIMITS=depth=10001 expect_error "depth above the cap" "WINGEN_LIMITS: 'depth' needs a number from 1 to 10000" fmt -f deep.yaml
