@@ -40,7 +40,7 @@ if [ $rc -eq 1 ] && grep -q "error: cannot write: No space left" err; then
 else bad "stdout is /dev/full: exit $rc" "$(cat err)"; fi
 
 # Every command that writes, under every -j, to /dev/full as stdout and as
-# -o: the real reason and exit 1 (the threaded emit path once took the
+# --output-file: the real reason and exit 1 (the threaded emit path once took the
 # write error for libyaml's and crashed reading a failure never filled in).
 for j in 1 2 4; do
 	for i in 1 2 3 4 5; do
@@ -48,7 +48,7 @@ for j in 1 2 4; do
 			if [ $dest = stdout ]; then
 				"$wingen" build -f small.yaml -j $j >/dev/full 2>err
 			else
-				"$wingen" build -f small.yaml -j $j -o /dev/full \
+				"$wingen" build -f small.yaml -j $j --output-file /dev/full \
 					>out 2>err
 			fi
 			rc=$?
@@ -64,9 +64,9 @@ done
 [ $fail -eq 0 ] && ok "build under -j 1, 2, 4 to /dev/full"
 printf 'kind: Deployment\napiVersion: apps/v1\nmetadata: {name: w}\n' >dep.yaml
 mkdir -p mig && cp dep.yaml mig/
-for c in "build -f dep.yaml --output-format json" "build -f dep.yaml --diff" \
-	"check -f dep.yaml" "check -f dep.yaml --output-format json" \
-	"builds" "builds --output-format json" "migrate mig --diff" \
+for c in "build -f dep.yaml -o json" "build -f dep.yaml --diff" \
+	"check -f dep.yaml" "check -f dep.yaml -o json" \
+	"builds" "builds -o json" "migrate mig --diff" \
 	"version" "--version" "help" "help build" "build --help" "--help"; do
 	# shellcheck disable=SC2086
 	"$wingen" $c >/dev/full 2>err
