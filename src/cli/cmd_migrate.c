@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,8 +59,15 @@ static int parse(int argc, char **argv, struct migrate_opts *o)
 	return 0;
 }
 
-/* A wingen profile (kind Profile, apiVersion wingen.dev/...), not a
- * manifest: the first document says so. */
+/*
+ * Whether the first argument is meant as the PROFILE, not a manifest: its
+ * first document is a mapping whose apiVersion is in wingen's group, or
+ * whose kind reads "Profile" in any case, or which has no kind and keys of
+ * a profile's (windows, linux, transforms).  A file so meant is loaded as
+ * the profile and any fault in it is an error: taking a "kind: profile"
+ * for a manifest and running the embedded default instead rewrote a repo
+ * for a build nobody asked for.
+ */
 static bool is_profile(const char *path)
 {
 	struct wg_ctx scratch;
@@ -67,7 +75,7 @@ static bool is_profile(const char *path)
 	struct wg_arena arena = WG_ARENA_INIT;
 	struct wg_reader r;
 	struct wg_node *root = NULL;
-	const struct wg_node *api;
+	const struct wg_node *api, *kind;
 	unsigned index;
 	struct stat st;
 	bool yes = false;
@@ -77,11 +85,19 @@ static bool is_profile(const char *path)
 	wg_ctx_init(&scratch);
 	if (wg_input_read(&scratch, path, &in) == 0) {
 		wg_reader_init(&r, &scratch, &in);
-		if (wg_reader_next(&r, &arena, &root, &index) > 0) {
+		if (wg_reader_next(&r, &arena, &root, &index) > 0
+		    && wg_is_map(root)) {
+			size_t dl = strlen(WG_DOMAIN);
+
 			api = wg_map_get(root, "apiVersion");
-			yes = wg_scalar_is(wg_map_get(root, "kind"), "Profile")
-			      && wg_is_scalar(api) && api->len > 11
-			      && memcmp(api->u.str, WG_DOMAIN, 11) == 0;
+			kind = wg_map_get(root, "kind");
+			yes = (wg_is_scalar(api) && api->len > dl
+			       && memcmp(api->u.str, WG_DOMAIN, dl) == 0)
+			      || (wg_is_scalar(kind)
+				  && strcasecmp(kind->u.str, "Profile") == 0)
+			      || (!kind && (wg_map_get(root, "windows")
+					    || wg_map_get(root, "linux")
+					    || wg_map_get(root, "transforms")));
 		}
 		wg_reader_release(&r);
 		wg_input_release(&in);
@@ -106,17 +122,30 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* Where generated RuntimeClasses go: --runtimeclass-file, else
- * runtimeclasses.yaml in the first PATH (a folder) or next to it. */
-static char *rc_path(const struct migrate_opts *o, const char *first)
+ * runtimeclasses.yaml in the first PATH that is a folder, else next to the
+ * first PATH (a file): inside what migrate was given to edit. */
+static char *rc_path(const struct migrate_opts *o,
+		     const struct wg_pathlist *paths)
 {
 	struct wg_buf b = WG_BUF_INIT;
-	struct stat st;
-	const char *slash;
+	const char *first = paths->items[0], *slash;
 
 	if (o->rc_file)
 		return wg_xstrdup(o->rc_file);
-	if (stat(first, &st) == 0 && S_ISDIR(st.st_mode)) {
+	for (size_t i = 0; i < paths->len; i++)
+		if (is_dir(paths->items[i])) {
+			first = paths->items[i];
+			break;
+		}
+	if (is_dir(first)) {
 		wg_buf_addstr(&b, first);
 		if (b.len && b.buf[b.len - 1] != '/')
 			wg_buf_addch(&b, '/');
@@ -140,6 +169,8 @@ static const char *diff_name(const char *path)
 struct skipped {
 	const char *path;
 	const char *why;
+	bool own;	/* migrate's own file (the profile, the RuntimeClass
+			   file), not an input left out */
 };
 
 struct run {
@@ -161,12 +192,34 @@ struct run {
 	bool progress;
 };
 
-static void skip(struct run *r, const char *path, const char *why)
+static void skip(struct run *r, const char *path, const char *why, bool own)
 {
 	WG_GROW(r->skips, r->skips_cap, r->nskips + 1);
 	r->skips[r->nskips].path = path;
 	r->skips[r->nskips].why = why;
+	r->skips[r->nskips].own = own;
 	r->nskips++;
+}
+
+/*
+ * A skipped input is said where it happened, before the chain runs: under
+ * --strict it is an error naming the file (the chain's "select matches no
+ * workload" would name only the consequence); else a file whose text names
+ * a workload kind is a warning, as its workloads are left as they are.
+ */
+static void report_skip(struct run *r, const struct wg_migrate_file *f,
+			const char *path)
+{
+	if (r->o->strict)
+		wg_report_at(&r->ctx, WG_SEV_ERROR, path, f->skip_line, 0,
+			     "skipped: %s%s%s (--strict: every skipped file is "
+			     "an error)", f->skip,
+			     f->skip_kind ? "; it holds a " : "",
+			     f->skip_kind ? f->skip_kind : "");
+	else if (f->skip_kind)
+		wg_report_at(&r->ctx, WG_SEV_WARNING, path, f->skip_line, 0,
+			     "skipped: %s; its %s is not migrated", f->skip,
+			     f->skip_kind);
 }
 
 /* Expands the PATH arguments into the files to migrate. */
@@ -193,11 +246,16 @@ static int collect(struct run *r, const struct wg_pathlist *paths,
 		if (dup) {
 			/* listed twice: migrate it once */
 		} else if (prof && strcmp(real, prof) == 0) {
-			skip(r, p, "the profile");
+			skip(r, p, "the profile", true);
 		} else if (strcmp(real, rc) == 0) {
-			skip(r, p, "the RuntimeClass file migrate writes");
+			skip(r, p, "the RuntimeClass file migrate writes", true);
 		} else if (ends_with(p, ".json")) {
-			skip(r, p, "JSON is not edited as text");
+			skip(r, p, "JSON is not edited as text", false);
+			if (r->o->strict)
+				wg_report_at(&r->ctx, WG_SEV_ERROR, p, 0, 0,
+					     "skipped: JSON is not edited as "
+					     "text (--strict: every skipped "
+					     "file is an error)");
 		} else {
 			wg_pathlist_add(&r->files, p);
 		}
@@ -322,6 +380,35 @@ static int cmp_skip(const void *a, const void *b)
 		      ((const struct skipped *)b)->path);
 }
 
+static void skipped_lines(struct run *r)
+{
+	qsort(r->skips, r->nskips, sizeof(*r->skips), cmp_skip);
+	for (size_t i = 0; i < r->nskips; i++)
+		fprintf(stderr, "migrate: skipped %s: %s\n", r->skips[i].path,
+			r->skips[i].why);
+}
+
+/* Inputs were skipped and none is left to migrate: not a success. */
+static bool all_skipped(const struct run *r)
+{
+	size_t inputs = 0;
+
+	for (size_t i = 0; i < r->nskips; i++)
+		inputs += !r->skips[i].own;
+	for (size_t i = 0; i < r->nmf; i++)
+		if (!r->mf[i].skip)
+			return false;
+	return inputs > 0;
+}
+
+static bool skipped_workload(const struct run *r)
+{
+	for (size_t i = 0; i < r->nmf; i++)
+		if (r->mf[i].skip && r->mf[i].skip_kind)
+			return true;
+	return false;
+}
+
 static void summary(struct run *r)
 {
 	size_t changed = 0, objects = 0, reformatted = 0, migrated = 0;
@@ -334,6 +421,10 @@ static void summary(struct run *r)
 		changed += r->mf[i].changed;
 		objects += r->mf[i].objects_changed;
 		reformatted += r->mf[i].reformatted;
+	}
+	if (all_skipped(r)) {
+		skipped_lines(r);	/* the warning said nothing migrated */
+		return;
 	}
 	fprintf(stderr, "migrate: %s %zu of %zu file%s (%zu object%s)",
 		verb, changed, migrated, migrated == 1 ? "" : "s", objects,
@@ -352,10 +443,7 @@ static void summary(struct run *r)
 			reformatted, reformatted == 1 ? "" : "s",
 			reformatted == 1 ? "it are" : "them are");
 	if (r->nskips)
-		qsort(r->skips, r->nskips, sizeof(*r->skips), cmp_skip);
-	for (size_t i = 0; i < r->nskips; i++)
-		fprintf(stderr, "migrate: skipped %s: %s\n", r->skips[i].path,
-			r->skips[i].why);
+		skipped_lines(r);
 }
 
 int wg_cmd_migrate(int argc, char **argv)
@@ -398,16 +486,26 @@ int wg_cmd_migrate(int argc, char **argv)
 		goto out;
 	}
 	if (paths.len) {
-		r.rc_target = rc_path(&o, paths.items[0]);
+		r.rc_target = rc_path(&o, &paths);
 		collect(&r, &paths, profile_arg);
 	}
 	r.mf = wg_xcalloc(r.files.len + 1, sizeof(*r.mf));
 	for (size_t i = 0; !wg_ctx_failed(&r.ctx) && i < r.files.len; i++) {
 		progress(&r, i, r.files.len, "reading", r.files.items[i]);
 		if (wg_migrate_load(&r.ctx, &r.mf[r.nmf++], r.files.items[i],
-				    &r.list) == 0 && r.mf[r.nmf - 1].skip)
-			skip(&r, r.files.items[i], r.mf[r.nmf - 1].skip);
+				    &r.list) == 0 && r.mf[r.nmf - 1].skip) {
+			skip(&r, r.files.items[i], r.mf[r.nmf - 1].skip,
+			     false);
+			report_skip(&r, &r.mf[r.nmf - 1], r.files.items[i]);
+		}
 	}
+	/* Nothing left to migrate is a failure when a workload was left
+	 * behind, and said in any case (no "changed 0 of 0 files"). */
+	if (!wg_ctx_failed(&r.ctx) && all_skipped(&r))
+		wg_report_at(&r.ctx, skipped_workload(&r) ? WG_SEV_ERROR
+			     : WG_SEV_WARNING, NULL, 0, 0,
+			     "nothing migrated: every file given was skipped "
+			     "(see 'migrate: skipped' below)");
 	if (!wg_ctx_failed(&r.ctx))
 		wg_cli_run_chain(&r.ctx, &r.profile, &r.list);
 	/* every file, so every object that cannot be edited is reported */
@@ -416,13 +514,15 @@ int wg_cmd_migrate(int argc, char **argv)
 		wg_migrate_finish(&r.ctx, &r.mf[i], &r.list, &o.mopts);
 	}
 	progress_done(&r);
-	if (!wg_ctx_failed(&r.ctx))
-		runtimeclasses(&r);
+	if (!wg_ctx_failed(&r.ctx) && !all_skipped(&r))
+		runtimeclasses(&r);	/* for the workloads of files migrated */
 	rc = wg_cli_report(&r.ctx, false);
 	if (rc == WG_EXIT_OK)
 		rc = o.diff ? write_diff(&r) : write_files(&r);
 	if (rc == WG_EXIT_OK)
 		summary(&r);
+	else if (r.nskips)
+		skipped_lines(&r);
 out:
 	for (size_t i = 0; i < r.nmf; i++)
 		wg_migrate_file_release(&r.mf[i]);

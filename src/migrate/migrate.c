@@ -11,6 +11,7 @@
 #include <yaml.h>
 
 #include "wingen/base/alloc.h"
+#include "wingen/k8s/podspec.h"
 #include "wingen/yaml/reader.h"
 #include "wingen/yaml/writer.h"
 
@@ -66,6 +67,91 @@ bool wg_migrate_is_template(const char *data, size_t len)
 	return found;
 }
 
+/* Whether the value at p (after "kind:" and blanks), bare or quoted, is
+ * the workload kind k, followed by nothing but blanks, a quote, a comma or
+ * a comment. */
+static bool kind_value_is(const char *p, const char *end, const char *k)
+{
+	size_t n = strlen(k);
+
+	if (p < end && (*p == '"' || *p == '\''))
+		p++;
+	if ((size_t)(end - p) < n || memcmp(p, k, n) != 0)
+		return false;
+	p += n;
+	return p == end || strchr(" \t\r\n\"',#}", *p);
+}
+
+const char *wg_migrate_text_workload(const char *data, size_t len,
+				     unsigned *line)
+{
+	const char *p = data, *end = data + len;
+	unsigned n = 1;
+
+	for (; p < end; n++) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *q = p, *stop = eol ? eol : end;
+
+		/* "kind" as a key anywhere on the line: block, flow, JSON */
+		while (q < stop && (q = memchr(q, 'k', (size_t)(stop - q)))) {
+			const char *v = q + 4;
+
+			if ((size_t)(stop - q) > 4 && memcmp(q, "kind", 4) == 0
+			    && (q == p || strchr(" \t{,\"'-", q[-1]))) {
+				if (v < stop && (*v == '"' || *v == '\''))
+					v++;
+				if (v < stop && *v == ':') {
+					for (v++; v < stop && (*v == ' '
+							       || *v == '\t');)
+						v++;
+					for (const struct wg_podspec_kind *k =
+						     wg_podspec_kinds;
+					     k->kind; k++)
+						if (kind_value_is(v, stop,
+								  k->kind)) {
+							*line = n;
+							return k->kind;
+						}
+				}
+			}
+			q++;
+		}
+		if (!eol)
+			break;
+		p = eol + 1;
+	}
+	*line = 0;
+	return NULL;
+}
+
+/*
+ * Whether text that holds template actions still reads as YAML, read on a
+ * scratch context with ctx's limits so a failure says nothing on ctx: a
+ * manifest whose plain scalars carry "{{" (a PrometheusRule description,
+ * an Argo Workflows parameter) is YAML and is migrated; a Helm template
+ * with actions between the keys is not.
+ */
+static bool reads_as_yaml(const struct wg_ctx *ctx, const struct wg_input *in)
+{
+	struct wg_arena arena = WG_ARENA_INIT;
+	struct wg_ctx scratch;
+	struct wg_reader r;
+	struct wg_node *root;
+	unsigned index;
+	int rc;
+
+	wg_ctx_init(&scratch);
+	scratch.limits = ctx->limits;
+	wg_reader_init(&r, &scratch, in);
+	while ((rc = wg_reader_next(&r, &arena, &root, &index)) > 0)
+		;
+	wg_reader_release(&r);
+	rc = rc < 0 || wg_ctx_failed(&scratch) ? -1 : 0;
+	wg_arena_release(&arena);
+	wg_ctx_release(&scratch);
+	return rc == 0;
+}
+
 /* ---- loading ------------------------------------------------------------ */
 
 static bool is_object(const struct wg_node *root)
@@ -112,8 +198,12 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 	wg_buf_init(&f->out);
 	f->in = *in;
 	memset(in, 0, sizeof(*in));
-	if (wg_migrate_is_template(f->in.data, f->in.len)) {
-		f->skip = "a Helm template ('{{' outside quoted scalars)";
+	if (wg_migrate_is_template(f->in.data, f->in.len)
+	    && !reads_as_yaml(ctx, &f->in)) {
+		f->skip = "a Helm template (template actions, and it does not "
+			  "read as YAML)";
+		f->skip_kind = wg_migrate_text_workload(f->in.data, f->in.len,
+						       &f->skip_line);
 		return 0;
 	}
 	wg_reader_init(&r, ctx, &f->in);
@@ -130,6 +220,8 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		return -1;
 	if (json) {
 		f->skip = "a stream of JSON objects";
+		f->skip_kind = wg_migrate_text_workload(f->in.data, f->in.len,
+						       &f->skip_line);
 		return 0;
 	}
 	if (!objects) {
@@ -166,6 +258,8 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		f->skip = "a List inside a List (migrate edits the items of one "
 			  "List only)";
 		list->len = file_first;	/* its objects take no part */
+		f->skip_kind = wg_migrate_text_workload(f->in.data, f->in.len,
+						       &f->skip_line);
 	}
 	return 0;
 }

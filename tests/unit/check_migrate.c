@@ -712,13 +712,81 @@ START_TEST(skips_templates_and_non_objects)
 				 0);
 		ck_assert_ptr_nonnull(f.skip);
 		ck_assert_uint_eq(list.len, 0);
-		ck_assert_str_eq(f.skip, i == 0 ? "a Helm template ('{{' "
-				 "outside quoted scalars)"
+		ck_assert_str_eq(f.skip, i == 0 ? "a Helm template (template "
+				 "actions, and it does not read as YAML)"
 				 : "no Kubernetes objects (apiVersion and "
 				   "kind)");
 		wg_migrate_file_release(&f);
 		wg_resources_release(&list);
 		wg_ctx_release(&ctx);
+	}
+}
+END_TEST
+
+/* "{{" in a plain scalar of valid YAML (a PrometheusRule description) is
+ * no reason to skip the file: the Deployment beside it is migrated. */
+START_TEST(yaml_with_braces_in_plain_scalars_is_migrated)
+{
+	static const char text[] =
+		"apiVersion: monitoring.coreos.com/v1\n"
+		"kind: PrometheusRule\n"
+		"metadata: {name: r}\n"
+		"spec:\n"
+		"  groups:\n"
+		"  - rules:\n"
+		"    - annotations:\n"
+		"        description: Pod {{ $labels.pod }} is down\n"
+		"---\n"
+		"apiVersion: apps/v1\n"
+		"kind: Deployment\n"
+		"metadata: {name: w}\n";
+	struct wg_migrate_file f;
+	struct wg_resources list;
+	struct wg_input in;
+	struct wg_ctx ctx;
+
+	wg_ctx_init(&ctx);
+	wg_resources_init(&list);
+	t_input(&in, "x.yaml", text);
+	ck_assert(wg_migrate_is_template(text, strlen(text)));
+	ck_assert_int_eq(wg_migrate_load_input(&ctx, &f, &in, &list), 0);
+	ck_assert_ptr_null(f.skip);
+	ck_assert_uint_eq(list.len, 2);
+	ck_assert_uint_eq(ctx.log.ndiags, 0);
+	wg_migrate_file_release(&f);
+	wg_resources_release(&list);
+	wg_ctx_release(&ctx);
+}
+END_TEST
+
+/* A skipped template that names a workload kind says which, and where. */
+START_TEST(skipped_text_names_its_workload)
+{
+	static const struct {
+		const char *text;
+		const char *kind;
+		unsigned line;
+	} cases[] = {
+		{ "apiVersion: v1\nkind: ConfigMap\n---\nkind: Deployment\n",
+		  "Deployment", 4 },
+		{ "{\"kind\": \"CronJob\", \"apiVersion\": \"batch/v1\"}\n",
+		  "CronJob", 1 },
+		{ "- kind: 'Pod'\n", "Pod", 1 },
+		{ "kind: PodDisruptionBudget\nkind: Podx\n", NULL, 0 },
+		{ "mykind: Deployment\n", NULL, 0 },
+		{ "kind: ConfigMap # Deployment\n", NULL, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned line = 99;
+		const char *k = wg_migrate_text_workload(
+			cases[i].text, strlen(cases[i].text), &line);
+
+		if (cases[i].kind)
+			ck_assert_str_eq(k, cases[i].kind);
+		else
+			ck_assert_ptr_null(k);
+		ck_assert_uint_eq(line, cases[i].line);
 	}
 }
 END_TEST
@@ -884,6 +952,8 @@ static Suite *migrate_suite(void)
 	tcase_add_test(tc, added_objects_become_documents);
 	tcase_add_test(tc, templates_are_recognised_by_the_scanner);
 	tcase_add_test(tc, skips_templates_and_non_objects);
+	tcase_add_test(tc, yaml_with_braces_in_plain_scalars_is_migrated);
+	tcase_add_test(tc, skipped_text_names_its_workload);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("corpus");
 	tcase_set_timeout(tc, 120);

@@ -320,6 +320,8 @@ struct wg_migrate_doc;
 struct wg_migrate_file {
 	struct wg_input in;
 	const char *skip;	/* why the file is skipped, or NULL */
+	const char *skip_kind;	/* a workload kind the skipped text names */
+	unsigned skip_line;	/* and its line (1-based), 0: none */
 	struct wg_migrate_doc *docs;
 	size_t ndocs;
 	struct wg_buf out;	/* the new text, after wg_migrate_finish() */
@@ -333,9 +335,13 @@ struct wg_migrate_opts {
 };
 
 /*
- * Reads path into f and, unless the file is skipped (f->skip set: a Helm
- * template, or no Kubernetes object), adds its objects to list.  Returns
- * 0, or -1 on a read or parse error (reported on ctx).
+ * Reads path into f and, unless the file is skipped, adds its objects to
+ * list.  A file is skipped (f->skip set; f->skip_kind and f->skip_line
+ * name a workload kind its text holds, for the caller's warning) when it
+ * holds template actions and does not read as YAML (a Helm template; one
+ * that reads, "{{" in its plain scalars, is migrated), is a stream of
+ * JSON objects, holds no Kubernetes object, or nests Lists.  Returns 0,
+ * or -1 on a read or parse error (reported on ctx).
  */
 int wg_migrate_load(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		    const char *path, struct wg_resources *list);
@@ -360,9 +366,18 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 void wg_migrate_file_release(struct wg_migrate_file *f);
 
 /*
- * True when text is a Helm (Go) template rather than YAML: libyaml's
- * scanner meets "{{" outside quoted and block scalars.
+ * True when text holds Helm (Go) template actions: libyaml's scanner meets
+ * "{{" outside quoted and block scalars and comments.  Such text may still
+ * be YAML; wg_migrate_load() skips it only when it does not read as YAML.
  */
 bool wg_migrate_is_template(const char *data, size_t len);
+
+/*
+ * The first workload kind (of the pod-spec table) that the text names as
+ * the value of a "kind" key, read line by line (the text need not parse),
+ * with its line in *line; NULL (*line 0) when it names none.
+ */
+const char *wg_migrate_text_workload(const char *data, size_t len,
+				     unsigned *line);
 
 #endif
