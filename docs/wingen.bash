@@ -62,7 +62,7 @@ _wingen()
 	migrate) opts="--in-place --diff --reformat-fallback
 		--runtimeclass-file --strict --templates --load-restrictor
 		--help" ;;
-	builds) opts="-o --output --output-file --help" ;;
+	builds) opts="-o --output --output-file --images --help" ;;
 	fn | version) opts="--help" ;;
 	help)
 		COMPREPLY=($(compgen -W "$commands plugins" -- "$cur"))

@@ -31,9 +31,10 @@
  * alone; an info for maxUnavailable, which then counts every build).
  *
  * Images, per target build: tx_image_for_build() (images.c), the
- * profile's windows.images rules, else the built-in rule for Microsoft's
- * base-image tags.  An image that then still names a release the target
- * cannot run (catalog.h) is an error: nothing is fanned out.
+ * profile's windows.images rules, else the image families
+ * (wingen/k8s/images.h).  An image that then still names a release or
+ * arch the target cannot run is an error that shows a rule that would
+ * rewrite it: nothing is fanned out.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -45,6 +46,7 @@
 #include "tx.h"
 #include "wingen/base/alloc.h"
 #include "wingen/k8s/catalog.h"
+#include "wingen/k8s/images.h"
 #include "wingen/k8s/labelsel.h"
 #include "wingen/core/runtimeclass.h"
 #include "wingen/k8s/keys.h"
@@ -208,31 +210,41 @@ static bool plan_images(struct run *r, struct wg_resource *res,
 		t[k].images = wg_arena_zalloc(r->arena, (nbox ? nbox : 1)
 					      * sizeof(*t[k].images));
 		for (size_t i = 0; i < nbox; i++) {
-			const struct wg_release *rel;
-			const char *img;
+			struct wg_image_ref ref;
+			enum wg_image_fit fit;
+			const char *img, *note;
+			bool same;
 
 			if (!box[i].image)
 				continue;
 			img = tx_image_for_build(r->ctx, r->p, r->arena, res,
 						 box[i].image, box[i].field,
-						 t[k].b);
+						 t[k].b, &note);
 			if (!img)	/* the rule fails for every target */
 				return false;
 			t[k].images[i] = img;
-			rel = wg_image_release(img, strlen(img));
-			if (!rel || wg_release_can_run(host, rel))
+			wg_image_parse(img, strlen(img), &ref);
+			fit = wg_image_fit(&ref, host, t[k].b->arch);
+			if (fit != WG_FIT_RELEASE && fit != WG_FIT_ARCH)
 				continue;
+			same = strlen(img) == box[i].image->len
+			       && memcmp(img, box[i].image->u.str,
+					 box[i].image->len) == 0;
 			wg_error(r->ctx, res, box[i].image, box[i].field,
-				 "'%s'%s is built for %s, which %s hosts "
-				 "cannot run with process isolation (%s "
-				 "targets %s); add a windows.images rule that "
-				 "rewrites it for $release", img,
-				 strlen(img) == box[i].image->len
-				 && memcmp(img, box[i].image->u.str,
-					   box[i].image->len) == 0
-				 ? "" : " (as rewritten)", rel->name,
-				 host->name, sel->targets_why,
-				 t[k].suffix);
+				 "'%s'%s is built for %s, which %s%s hosts "
+				 "cannot run%s (%s targets %s)%s%s; add a "
+				 "rule that rewrites it: %s", img,
+				 same ? "" : " (as rewritten)",
+				 fit == WG_FIT_ARCH ? ref.arch
+				 : ref.release->name, host->name,
+				 fit == WG_FIT_ARCH ? wg_arena_printf(r->arena,
+					 "/%s", t[k].b->arch) : "",
+				 fit == WG_FIT_ARCH ? ""
+				 : " with process isolation",
+				 sel->targets_why, t[k].suffix,
+				 note && same ? ": no known rewrite, " : "",
+				 note && same ? note : "",
+				 tx_image_rule_hint(r->arena, img));
 			ok = false;
 		}
 	}

@@ -14,23 +14,27 @@
  * rules go first, in order: the first whose match matches rewrites the
  * image with its replace, where $release, $build and $arch (or ${...})
  * are b's and $1, ${name} PCRE2's groups ("$$" is a "$").  An image no
- * rule matches goes through the built-in rule: a Microsoft base image
- * (mcr.microsoft.com/windows/servercore, nanoserver, server; with a tag
- * and no digest) whose tag names a release b's hosts cannot run gets b's
- * tag of that repository, or, when b's release has none (23H2), the
- * newest one its hosts run; an -amd64/-arm64 suffix stays; a full
- * version tag (10.0.17763.5458) is left alone.  Anything else comes back
+ * rule matches goes through the image families (wg_image_rewrite of
+ * wingen/k8s/images.h): an image b's hosts cannot run gets the tag (and
+ * arch suffix) of b, when the family knows one.  Anything else comes back
  * unchanged.
  *
  * Returns the text in arena, or NULL after an error reported on ctx
  * against res at image and field (a rule that hit the PCRE2 limits, or a
- * replacement PCRE2 rejects).  Whether b's hosts can run the result is
- * the caller's to check.
+ * replacement PCRE2 rejects).  *note says what rewrote it ("windows.images
+ * [0]", or the family's reason), or why the families know no rewrite; NULL
+ * when nothing had to.  Whether b's hosts can run the result is the
+ * caller's to check.
  */
 const char *tx_image_for_build(struct wg_ctx *ctx, const struct wg_profile *p,
 			       struct wg_arena *arena,
 			       const struct wg_resource *res,
 			       const struct wg_node *image, const char *field,
-			       const struct wg_build *b);
+			       const struct wg_build *b, const char **note);
+
+/* A windows.images rule that would rewrite image, for an error that has
+ * no known rewrite to offer: "windows.images: [{match: '^(repo):.*$',
+ * replace: '$1:$release'}]" (in arena). */
+const char *tx_image_rule_hint(struct wg_arena *arena, const char *image);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * wingen builds: the compiled-in catalog of Windows Server builds, as a
- * table or as JSON.
+ * wingen builds: the compiled-in catalog of Windows Server builds (and,
+ * with --images, of Microsoft's image families), as a table or as JSON.
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +9,7 @@
 #include "options.h"
 #include "wingen/base/buf.h"
 #include "wingen/k8s/catalog.h"
+#include "wingen/k8s/images.h"
 #include "wingen/yaml/scalar.h"
 
 static void runs(struct wg_buf *out, const struct wg_release *host,
@@ -104,13 +105,99 @@ static void json(struct wg_buf *out)
 	wg_buf_addstr(out, "]\n");
 }
 
+static const char *const form_names[] = {
+	"", "release", "variant", "none",
+};
+
+static void versions_text(struct wg_buf *out,
+			  const struct wg_fx_version *v, bool json)
+{
+	for (size_t i = 0; v && v[i].version; i++) {
+		if (json) {
+			wg_buf_addstr(out, i ? ", " : "");
+			wg_json_quote(out, v[i].version,
+				      strlen(v[i].version));
+			wg_buf_addstr(out, ": [");
+		} else {
+			wg_buf_addf(out, "    %-6s", v[i].version);
+		}
+		for (size_t k = 0; k < 5 && v[i].releases[k]; k++) {
+			if (json)
+				wg_json_quote(out, v[i].releases[k],
+					      strlen(v[i].releases[k]));
+			else
+				wg_buf_addstr(out, v[i].releases[k]);
+			if (k + 1 < 5 && v[i].releases[k + 1])
+				wg_buf_addstr(out, json ? ", " : ",");
+		}
+		wg_buf_addstr(out, json ? "]" : "\n");
+	}
+}
+
+static void images_table(struct wg_buf *out)
+{
+	const struct wg_fx_version *fx = NULL;
+
+	wg_buf_addf(out, "%-30s %-8s %-8s %s\n", "FAMILY", "TAGS", "WINDOWS",
+		    "EXAMPLE");
+	for (const struct wg_image_family *f = wg_image_families; f->name;
+	     f++) {
+		wg_buf_addf(out, "%-30s %-8s %-8s %s\n", f->name,
+			    form_names[f->form],
+			    f->windows ? "always" : "by tag", f->example);
+		if (f->versions && !fx)
+			fx = f->versions;
+	}
+	wg_buf_addstr(out, "\nAny repository: a tag ending in "
+		      "-windowsservercore-<tag>, -nanoserver-<tag>,\n"
+		      "-servercore-<tag> or -windows-<tag> (then -amd64 or "
+		      "-arm64) is a Windows image of\n"
+		      "the release whose base image has <tag> "
+		      "(4.8-windowsservercore-ltsc2019).\n"
+		      "A mirror (myacr.azurecr.io/mirror/windows/servercore) "
+		      "is of its family.\n"
+		      "\n.NET Framework versions by release (wcf: no 3.5):\n");
+	versions_text(out, fx, false);
+}
+
+static void images_json(struct wg_buf *out)
+{
+	wg_buf_addstr(out, "[\n");
+	for (const struct wg_image_family *f = wg_image_families; f->name;
+	     f++) {
+		wg_buf_addstr(out, "  {");
+		json_str(out, "name", f->name);
+		wg_buf_addstr(out, ", \"repositories\": [");
+		for (size_t i = 0; i < 3 && f->repos[i]; i++) {
+			wg_buf_addstr(out, i ? ", " : "");
+			wg_json_quote(out, f->repos[i], strlen(f->repos[i]));
+		}
+		wg_buf_addstr(out, "], ");
+		json_str(out, "tags", form_names[f->form]);
+		wg_buf_addf(out, ", \"windows\": %s, \"anyBuild\": %s, ",
+			    f->windows ? "true" : "false",
+			    f->any_build ? "true" : "false");
+		json_str(out, "successor", f->successor);
+		wg_buf_addstr(out, ", \"frameworkVersions\": {");
+		versions_text(out, f->versions, true);
+		wg_buf_addstr(out, "}, ");
+		json_str(out, "example", f->example);
+		wg_buf_addstr(out, ", ");
+		json_str(out, "note", f->note);
+		wg_buf_addstr(out, f[1].name ? "},\n" : "}\n");
+	}
+	wg_buf_addstr(out, "]\n");
+}
+
 int wg_cmd_builds(int argc, char **argv)
 {
 	static const char *const formats[] = { "table", "json", NULL };
 	int format = 0;
 	const char *file = NULL;
+	bool images = false;
 	const struct wg_opt opts[] = {
 		WG_OPTS_OUTPUT(&format, formats, &file),
+		{ "images", 0, WG_OPT_FLAG, &images, NULL },
 		WG_OPT_END,
 	};
 	struct wg_buf out = WG_BUF_INIT;
@@ -119,7 +206,11 @@ int wg_cmd_builds(int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? wg_print_help("builds") : rc;
-	if (format == 1)
+	if (images && format == 1)
+		images_json(&out);
+	else if (images)
+		images_table(&out);
+	else if (format == 1)
 		json(&out);
 	else
 		table(&out);

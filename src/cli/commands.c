@@ -44,15 +44,19 @@ const struct wg_command wg_commands[] = {
 	},
 	{
 		"builds", wg_cmd_builds,
-		"builds [-o table|json] [--output-file FILE]",
+		"builds [-o table|json] [--output-file FILE] [--images]",
 		"Print the catalog of Windows Server builds wingen knows.",
 		"One row per release: build number (the node.kubernetes.io/\n"
 		"windows-build label), the names a profile may use, base-image\n"
 		"tags, the releases whose images a host of it runs with process\n"
-		"isolation, and whether Kubernetes supports it.\n\n"
+		"isolation, and whether Kubernetes supports it.  With --images,\n"
+		"the image families instead: Microsoft's repositories, how their\n"
+		"tags name a release, and which .NET Framework versions exist on\n"
+		"which release.\n\n"
 		"options:\n"
 		"  -o, --output FORMAT      table (default) or json\n"
 		"      --output-file FILE   write to FILE atomically (default: stdout)\n"
+		"      --images             the image families\n"
 		"  -h, --help               show this help\n",
 	},
 	{

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "wingen/k8s/catalog.h"
+#include "wingen/k8s/images.h"
 #include "wingen/k8s/sched.h"
 #include "wingen/k8s/keys.h"
 
@@ -259,68 +260,28 @@ static bool host_process(const struct wg_podspec *ps)
 	return false;
 }
 
-/* Microsoft's base-image repositories: their tags name a release. */
-static const char *const base_repos[] = {
-	"mcr.microsoft.com/windows/servercore",
-	"mcr.microsoft.com/windows/nanoserver",
-	"mcr.microsoft.com/windows/server",
-	"mcr.microsoft.com/windows",
-	"microsoft/windowsservercore", "microsoft/nanoserver",
-	"docker.io/microsoft/windowsservercore",
-	"docker.io/microsoft/nanoserver",
-	NULL,
-};
-
-const struct wg_release *wg_image_release(const char *image, size_t len)
-{
-	char buf[512];
-	const char *slash, *colon, *variant;
-
-	if (len >= sizeof(buf))
-		return NULL;
-	memcpy(buf, image, len);
-	buf[len] = '\0';
-	buf[strcspn(buf, "@")] = '\0';		/* digest */
-	slash = strrchr(buf, '/');
-	colon = strrchr(slash ? slash : buf, ':');
-	if (!colon)
-		return NULL;		/* "latest": no release named */
-	/* Variant tags of other images: "4.8-windowsservercore-ltsc2019" */
-	variant = strstr(colon, "windowsservercore-");
-	if (!variant)
-		variant = strstr(colon, "nanoserver-");
-	if (variant)
-		return wg_release_for_tag(variant);
-	buf[colon - buf] = '\0';
-	for (size_t i = 0; base_repos[i]; i++)
-		if (strcmp(buf, base_repos[i]) == 0)
-			return wg_release_for_tag(colon + 1);
-	return NULL;
-}
-
-/* The first container image whose base release cannot run on b's hosts,
- * or NULL.  HostProcess containers need not match the host. */
+/* The first container image b's hosts cannot run (its release or arch:
+ * images.h), or NULL; *ref says what it names.  HostProcess containers
+ * need not match the host's build, but still its arch. */
 static const struct wg_node *image_misfit(const struct wg_selection *sel,
 					  const struct wg_build *b,
-					  const struct wg_release **rel)
+					  struct wg_image_ref *ref)
 {
 	struct wg_container_iter it;
 	struct wg_container c;
 
-	if (sel->host_process)
-		return NULL;
 	wg_container_iter_init(&it, sel->pod.spec);
 	while (wg_container_next(&it, &c)) {
 		const struct wg_node *image = wg_map_get(c.node, "image");
-		const struct wg_release *r;
+		enum wg_image_fit fit;
 
 		if (!wg_is_scalar(image))
 			continue;
-		r = wg_image_release(image->u.str, image->len);
-		if (r && !wg_release_can_run(b->release, r)) {
-			*rel = r;
+		wg_image_parse(image->u.str, image->len, ref);
+		fit = wg_image_fit(ref, sel->host_process ? NULL : b->release,
+				   b->arch);
+		if (fit == WG_FIT_RELEASE || fit == WG_FIT_ARCH)
 			return image;
-		}
 	}
 	return NULL;
 }
@@ -332,7 +293,7 @@ static bool agrees(const struct wg_selection *sel, const struct wg_build *b)
 {
 	const struct wg_node *ns = wg_map_get(sel->pod.spec, "nodeSelector");
 	const struct wg_node *v;
-	const struct wg_release *r;
+	struct wg_image_ref ref;
 
 	for (size_t i = 0; i < 2; i++) {
 		v = wg_map_get(ns, arch_keys[i]);
@@ -346,7 +307,7 @@ static bool agrees(const struct wg_selection *sel, const struct wg_build *b)
 	if (wg_is_scalar(v) && !wg_node_is_null(v)
 	    && !wg_scalar_is(v, b->runtime_class))
 		return false;
-	return !image_misfit(sel, b, &r);
+	return !image_misfit(sel, b, &ref);
 }
 
 static void choose_build(struct wg_arena *arena, const struct wg_profile *p,
@@ -571,8 +532,8 @@ static void single_build(struct wg_ctx *ctx, struct wg_resource *res,
 static void check_images(struct wg_ctx *ctx, struct wg_resource *res,
 			 const struct wg_selection *sel)
 {
-	const struct wg_release *r = NULL;
-	const struct wg_node *image = image_misfit(sel, sel->build, &r);
+	struct wg_image_ref ref;
+	const struct wg_node *image = image_misfit(sel, sel->build, &ref);
 	struct wg_buf path = WG_BUF_INIT;
 
 	if (!image)
@@ -588,11 +549,22 @@ static void check_images(struct wg_ctx *ctx, struct wg_resource *res,
 				wg_container_path(&path, &sel->pod, &c,
 						  "image", (const char *)NULL);
 	}
-	wg_error(ctx, res, image, path.buf,
-		 "'%.*s' is built for %s, which %s hosts cannot run with "
-		 "process isolation (%s); pick a build with annotation %s",
-		 (int)image->len, image->u.str, r->name,
-		 sel->build->release->name, sel->reason, WG_ANNOTATION_BUILD);
+	if (wg_image_fit(&ref, sel->host_process ? NULL
+			 : sel->build->release, sel->build->arch)
+	    == WG_FIT_ARCH)
+		wg_error(ctx, res, image, path.buf,
+			 "'%.*s' is built for %s, but build %s is %s (%s); "
+			 "pick a build with annotation %s",
+			 (int)image->len, image->u.str, ref.arch,
+			 sel->build->release->name, sel->build->arch,
+			 sel->reason, WG_ANNOTATION_BUILD);
+	else
+		wg_error(ctx, res, image, path.buf,
+			 "'%.*s' is built for %s, which %s hosts cannot run "
+			 "with process isolation (%s); pick a build with "
+			 "annotation %s", (int)image->len, image->u.str,
+			 ref.release->name, sel->build->release->name,
+			 sel->reason, WG_ANNOTATION_BUILD);
 	wg_buf_release(&path);
 }
 

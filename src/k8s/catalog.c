@@ -13,6 +13,22 @@
 
 const struct wg_release wg_releases[] = {
 	{
+		"ltsc2016", { "1607", "2016", NULL }, "10.0.14393", 14393,
+		true, false, true, "ltsc2016", NULL, NULL,
+		"end of life for containers; never supported by Kubernetes; "
+		"nanoserver was tagged sac2016 only (dropped)",
+	},
+	{
+		"1709", { NULL }, "10.0.16299", 16299,
+		false, false, true, "1709", "1709", NULL,
+		"semi-annual channel; end of servicing",
+	},
+	{
+		"1803", { NULL }, "10.0.17134", 17134,
+		false, false, true, "1803", "1803", NULL,
+		"semi-annual channel; end of servicing",
+	},
+	{
 		"ltsc2019", { "1809", "2019", NULL }, "10.0.17763", 17763,
 		true, false, false, "ltsc2019", "1809", NULL,
 		"legacy: dropped from the current Kubernetes docs; "
@@ -73,7 +89,7 @@ static unsigned parse_build(const char *s, bool rev)
 	return *end || n > 99999 ? 0 : (unsigned)n;
 }
 
-static const struct wg_release *by_number(unsigned n)
+const struct wg_release *wg_release_by_number(unsigned n)
 {
 	for (const struct wg_release *r = wg_releases; r->name; r++)
 		if (r->number == n)
@@ -95,7 +111,7 @@ const struct wg_release *wg_release_find(const char *s)
 				return r;
 	}
 	n = parse_build(s, false);
-	return n ? by_number(n) : NULL;
+	return n ? wg_release_by_number(n) : NULL;
 }
 
 bool wg_release_can_run(const struct wg_release *host,
@@ -108,50 +124,4 @@ bool wg_release_can_run(const struct wg_release *host,
 	/* The stable ABI from ltsc2022 on: 2022 images run on later hosts. */
 	return image->number >= LTSC2022_NUMBER
 	       && image->number <= host->number;
-}
-
-static bool tag_is(const char *tag, size_t len, const char *want)
-{
-	return want && strlen(want) == len && strncasecmp(tag, want, len) == 0;
-}
-
-const struct wg_release *wg_release_for_tag(const char *tag)
-{
-	static const char *const prefixes[] = {
-		"windowsservercore-", "nanoserver-", "servercore-", NULL,
-	};
-	static const char *const suffixes[] = { "-amd64", "-arm64", NULL };
-	size_t len;
-	unsigned n;
-
-	if (!tag)
-		return NULL;
-	/* Docker official images name variants "windowsservercore-ltsc2022". */
-	for (size_t i = 0; prefixes[i]; i++)
-		if (strncasecmp(tag, prefixes[i], strlen(prefixes[i])) == 0) {
-			tag += strlen(prefixes[i]);
-			break;
-		}
-	len = strlen(tag);
-	for (size_t i = 0; suffixes[i]; i++) {
-		size_t sl = strlen(suffixes[i]);
-
-		if (len > sl && strcasecmp(tag + len - sl, suffixes[i]) == 0) {
-			len -= sl;
-			break;
-		}
-	}
-	for (const struct wg_release *r = wg_releases; r->name; r++) {
-		if (tag_is(tag, len, r->servercore)
-		    || tag_is(tag, len, r->nanoserver)
-		    || tag_is(tag, len, r->server))
-			return r;
-	}
-	/* Full version tags: servercore:10.0.20348.2227 */
-	if (len == strlen(tag)) {
-		n = parse_build(tag, true);
-		if (n)
-			return by_number(n);
-	}
-	return NULL;
 }

@@ -4,13 +4,15 @@
 
 #include "testutil.h"
 #include "wingen/k8s/catalog.h"
+#include "wingen/k8s/images.h"
 
 START_TEST(builds_match_the_fact_sheet)
 {
 	static const struct {
 		const char *name, *build;
 	} want[] = {
-		{ "ltsc2019", "10.0.17763" }, { "1903", "10.0.18362" },
+		{ "ltsc2016", "10.0.14393" }, { "1709", "10.0.16299" },
+		{ "1803", "10.0.17134" }, { "ltsc2019", "10.0.17763" }, { "1903", "10.0.18362" },
 		{ "1909", "10.0.18363" }, { "2004", "10.0.19041" },
 		{ "20H2", "10.0.19042" }, { "ltsc2022", "10.0.20348" },
 		{ "23H2", "10.0.25398" }, { "ltsc2025", "10.0.26100" },
@@ -69,8 +71,12 @@ START_TEST(find_by_name_alias_or_build)
 	ck_assert_ptr_eq(wg_release_find("20h2"), wg_release_find("20H2"));
 	ck_assert_ptr_eq(wg_release_find("10.0.26100"),
 			 wg_release_find("ltsc2025"));
-	ck_assert_ptr_null(wg_release_find("ltsc2016"));
-	ck_assert_ptr_null(wg_release_find("10.0.14393"));
+	ck_assert_ptr_eq(wg_release_find("10.0.14393"),
+			 wg_release_find("ltsc2016"));
+	ck_assert(wg_release_find("ltsc2016")->end_of_life);
+	ck_assert(wg_release_find("1709")->end_of_life);
+	ck_assert(wg_release_find("1803")->end_of_life);
+	ck_assert_ptr_null(wg_release_find("ltsc2012"));
 	ck_assert_ptr_null(wg_release_find("10.0.20348.1"));
 	ck_assert_ptr_null(wg_release_find("10.0."));
 	ck_assert_ptr_null(wg_release_find("20348"));

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "txtest.h"
+#include "wingen/k8s/images.h"
 
 /* Selects every resource of yaml with tp; r keeps the list. */
 static void sel_run(struct tr *r, struct tp *tp, const char *yaml)

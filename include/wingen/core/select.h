@@ -44,7 +44,7 @@
  * build number of a profile build; anything else is an error at the
  * annotation), else the first build the pod spec already agrees with
  * (nodeSelector arch and windows-build, runtimeClassName, the releases of
- * its Windows base images: wg_image_release) among the
+ * its images: wg_image_fit of images.h) among the
  * matching entry's builds or, when it lists none, the default build and
  * then the others; else the entry's first build or windows.default.
  *
@@ -126,16 +126,12 @@ struct wg_selection *wg_select(struct wg_ctx *ctx, struct wg_resources *list,
 int wg_select_prepare(struct wg_ctx *ctx, struct wg_resources *list);
 
 /*
- * The Windows release an image is built for, when its name says so: a tag
- * of Microsoft's base-image repositories (mcr.microsoft.com/windows/
- * servercore:ltsc2019, microsoft/nanoserver:1809) or a variant tag of any
- * image (aspnet:4.8-windowsservercore-ltsc2022).  NULL otherwise.
- *
- * Selection prefers a build whose hosts can run every such image of a
- * workload (HostProcess pods excepted: they need not match the host), and
- * reports an error when the chosen build cannot.
+ * The release (and arch) an image is built for is read through the image
+ * families (wingen/k8s/images.h).  Selection prefers a build whose hosts
+ * can run every image of a workload (HostProcess pods: their arch only,
+ * they need not match the host's build), and reports an error when the
+ * chosen build cannot.
  */
-const struct wg_release *wg_image_release(const char *image, size_t len);
 
 /*
  * Gives copy the selection of from for build b, as fan-out decided it:

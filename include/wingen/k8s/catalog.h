@@ -5,8 +5,11 @@
 #include <stddef.h>
 
 /*
- * The compiled-in catalog of Windows Server builds (facts:
- * reference/windows.md section 2).
+ * The compiled-in catalog of Windows Server builds (build numbers from
+ * hcsshim's osversion package and containerd's platform matcher; tags from
+ * Microsoft's release posts; support from the Kubernetes Windows docs).
+ * Microsoft's image families, and how their tags name a release, are the
+ * table next to this one (images.h).
  */
 
 struct wg_release {
@@ -38,8 +41,9 @@ const struct wg_release *wg_release_find(const char *name_or_build);
 bool wg_release_can_run(const struct wg_release *host,
 			const struct wg_release *image);
 
-/* The release a Microsoft base-image tag names ("ltsc2019", "1809",
- * "ltsc2022", "20H2"...), or NULL. */
-const struct wg_release *wg_release_for_tag(const char *tag);
+/* By build number (20348), or NULL. */
+const struct wg_release *wg_release_by_number(unsigned number);
+
+/* How a tag names a release: see images.h (the image families). */
 
 #endif
