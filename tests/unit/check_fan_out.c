@@ -130,13 +130,18 @@ START_TEST(test_builtin_rule)
 		{ "ltsc2019,ltsc2022", "mcr.microsoft.com/windows/servercore:"
 		  "10.0.17763.5458", { "mcr.microsoft.com/windows/servercore:"
 				       "10.0.17763.5458", NULL } },
-		/* not one of the base repositories the rule knows */
+		/* the full windows image ends with 20H2: windows/server
+		 * carries it on; a mirror is of its family */
 		{ "ltsc2019,ltsc2022", "mcr.microsoft.com/windows:1809",
-		  { "mcr.microsoft.com/windows:1809", NULL } },
+		  { "mcr.microsoft.com/windows:1809",
+		    "mcr.microsoft.com/windows/server:ltsc2022" } },
 		{ "ltsc2019,ltsc2022", "registry.local/windows/servercore:"
 		  "ltsc2019", { "registry.local/windows/servercore:ltsc2019",
 				"registry.local/windows/servercore:"
-				"ltsc2019" } },
+				"ltsc2022" } },
+		/* a version tag of another repository names no release */
+		{ "ltsc2019,ltsc2022", "registry.local/app:1809",
+		  { "registry.local/app:1809", "registry.local/app:1809" } },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
