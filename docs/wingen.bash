@@ -5,7 +5,8 @@ _wingen()
 	local cur prev cmd i
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
-	local commands="build check fn fmt migrate builds version help"
+	local commands="build check fn fmt migrate runtimeclasses builds version
+		help"
 
 	cmd=
 	for ((i = 1; i < COMP_CWORD; i++)); do
@@ -53,7 +54,10 @@ _wingen()
 	local opts
 	case $cmd in
 	build) opts="-f --filename -o --output --output-file --explain
-		--strict --diff --check --print-profile -j --jobs --templates
+		--strict --diff --check --print-profile --no-runtimeclasses
+		--only-runtimeclasses -j --jobs --templates --load-restrictor
+		--help" ;;
+	runtimeclasses) opts="-o --output --output-file --templates
 		--load-restrictor --help" ;;
 	check) opts="-f --filename -o --output --output-file --strict --templates
 		--load-restrictor --help" ;;
@@ -75,7 +79,7 @@ _wingen()
 	fi
 	# PROFILE and PATH arguments: files and folders.
 	case $cmd in
-	build | check | migrate)
+	build | check | migrate | runtimeclasses)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		compopt -o filenames 2>/dev/null ;;
 	esac

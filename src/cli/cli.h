@@ -137,6 +137,22 @@ int wg_cli_run_chain(struct wg_ctx *ctx, const struct wg_profile *p,
 		     struct wg_resources *list);
 
 /*
+ * Which part of the chain runs: RuntimeClasses are cluster-scoped and
+ * belong to no Helm release, so a post-renderer emits none (the
+ * workloads only name them; cluster admins install them once) and
+ * "wingen runtimeclasses" emits nothing else.
+ */
+enum wg_rc_mode {
+	WG_RC_ALL,	/* the profile's chain as written */
+	WG_RC_NONE,	/* without the runtime-class generator */
+	WG_RC_ONLY,	/* the runtime-class generator alone */
+};
+
+/* wg_cli_run_chain() with the chain cut down by mode. */
+int wg_cli_run_chain_mode(struct wg_ctx *ctx, const struct wg_profile *p,
+			  struct wg_resources *list, enum wg_rc_mode mode);
+
+/*
  * What build and check share: a context, the profile in effect and the
  * resources read through it.
  */
@@ -196,6 +212,7 @@ int wg_cmd_fn(int argc, char **argv);
 int wg_cmd_builds(int argc, char **argv);
 int wg_cmd_fmt(int argc, char **argv);
 int wg_cmd_migrate(int argc, char **argv);
+int wg_cmd_runtimeclasses(int argc, char **argv);
 int wg_cmd_version(int argc, char **argv);
 int wg_cmd_help(int argc, char **argv);
 

@@ -21,6 +21,8 @@ struct build_opts {
 	bool print_profile;
 	bool diff;		/* --diff: a unified diff per object */
 	bool check;		/* --check: exit 1 when anything changes */
+	bool no_rc;		/* --no-runtimeclasses: post-renderer mode */
+	bool only_rc;		/* --only-runtimeclasses: the bootstrap */
 	unsigned jobs;		/* threads reading and writing (--jobs) */
 	struct wg_profile_opts popts;
 };
@@ -37,6 +39,8 @@ static int parse(int argc, char **argv, struct build_opts *o)
 		{ "check", 0, WG_OPT_FLAG, &o->check, NULL },
 		{ "strict", 0, WG_OPT_FLAG, &o->strict, NULL },
 		{ "print-profile", 0, WG_OPT_FLAG, &o->print_profile, NULL },
+		{ "no-runtimeclasses", 0, WG_OPT_FLAG, &o->no_rc, NULL },
+		{ "only-runtimeclasses", 0, WG_OPT_FLAG, &o->only_rc, NULL },
 		{ "jobs", 'j', WG_OPT_JOBS, &o->jobs, NULL },
 		WG_OPTS_PROFILE(&o->popts),
 		WG_OPT_END,
@@ -49,9 +53,18 @@ static int parse(int argc, char **argv, struct build_opts *o)
 	if (rc == 0 && o->args.len > 1)
 		return wg_usage_error("build", "unexpected argument '%s'",
 				      o->args.items[1]);
+	if (rc == 0 && o->no_rc && o->only_rc)
+		return wg_usage_error("build", "--no-runtimeclasses and "
+				      "--only-runtimeclasses exclude each other");
 	if (o->args.len)
 		o->profile = o->args.items[0];
 	return rc;
+}
+
+/* The part of the chain asked for. */
+static enum wg_rc_mode rc_mode(const struct build_opts *o)
+{
+	return o->only_rc ? WG_RC_ONLY : o->no_rc ? WG_RC_NONE : WG_RC_ALL;
 }
 
 /* --diff and --check: the diff on the output, the objects that would
@@ -95,10 +108,12 @@ int wg_cmd_build(int argc, char **argv)
 		rc = wg_cli_print_profile(ctx, &ss.profile, o.output);
 		goto out;
 	}
-	if (!wg_ctx_failed(ctx) && wg_session_read(&ss) == 0) {
+	/* --only-runtimeclasses reads nothing: the RuntimeClasses come
+	 * from the profile alone. */
+	if (!wg_ctx_failed(ctx) && (o.only_rc || wg_session_read(&ss) == 0)) {
 		if (o.diff || o.check)
 			wg_cli_snapshot(&ss.list);
-		wg_cli_run_chain(ctx, &ss.profile, &ss.list);
+		wg_cli_run_chain_mode(ctx, &ss.profile, &ss.list, rc_mode(&o));
 	}
 	if (o.explain)
 		wg_cli_explain(stderr, &ctx->log);

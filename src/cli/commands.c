@@ -13,7 +13,8 @@ const struct wg_command wg_commands[] = {
 		"build", wg_cmd_build,
 		"build [PROFILE] [-f PATH]... [-o yaml|json] [--output-file "
 		"FILE] [--explain] [--strict] [--diff] [--check] "
-		"[--print-profile] [-j N]",
+		"[--print-profile] [--no-runtimeclasses | "
+		"--only-runtimeclasses] [-j N]",
 		"Render manifests for a mixed Linux/Windows cluster.",
 		"Reads manifests from the profile's resources: and every -f PATH\n"
 		"(a file, a folder of *.yaml, *.yml and *.json files, or - for\n"
@@ -34,6 +35,14 @@ const struct wg_command wg_commands[] = {
 		"      --check              write nothing; list the objects that\n"
 		"                           would change on stderr and exit 1 if any\n"
 		"      --print-profile      print the profile in effect and exit\n"
+		"      --no-runtimeclasses  post-renderer mode: generate no\n"
+		"                           RuntimeClass (they are cluster-scoped and\n"
+		"                           belong to no release; see runtimeclasses);\n"
+		"                           a Windows pod naming one the profile does\n"
+		"                           not define is an error\n"
+		"      --only-runtimeclasses  write the profile's RuntimeClasses\n"
+		"                           alone, reading no manifests (the same as\n"
+		"                           wingen runtimeclasses)\n"
 		"  -j, --jobs N             read large inputs and write the YAML on\n"
 		"                           N threads (the same output; default:\n"
 		"                           the CPUs, at most 4)\n"
@@ -180,6 +189,24 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
+		"runtimeclasses", wg_cmd_runtimeclasses,
+		"runtimeclasses [PROFILE] [-o yaml|json] [--output-file FILE]",
+		"Print the profile's RuntimeClasses, installed once per cluster.",
+		"Writes one node.k8s.io/v1 RuntimeClass per build of the profile\n"
+		"(the embedded default profile without PROFILE), and nothing else.\n"
+		"A RuntimeClass is cluster-scoped: rendered into a Helm release it\n"
+		"belongs to that release, and a second release rendering the same\n"
+		"one fails Helm's ownership check.  So a post-renderer emits none\n"
+		"(build --no-runtimeclasses) and the cluster is bootstrapped once:\n"
+		"  wingen runtimeclasses profile.yaml | kubectl apply -f -\n\n"
+		"options:\n"
+		"  -o, --output FORMAT      yaml (default) or json (one object a line)\n"
+		"      --output-file FILE   write to FILE atomically (default: stdout)\n"
+		"      --templates DIR      templates overriding the embedded ones\n"
+		"      --load-restrictor R  rootonly (default) or none, as for build\n"
+		"  -h, --help               show this help\n",
+	},
+	{
 		"version", wg_cmd_version, "version",
 		"Print the version of wingen and of the libraries it uses.", "",
 	},
@@ -225,7 +252,7 @@ int wg_cmd_help(int argc, char **argv)
 	     "Render Kubernetes manifests for clusters that mix Linux and "
 	     "Windows nodes.\n\ncommands:");
 	for (const struct wg_command *c = wg_commands; c->name; c++)
-		printf("  %-10s %s\n", c->name, c->summary);
+		printf("  %-15s %s\n", c->name, c->summary);
 	puts("\nRun 'wingen help COMMAND' or 'wingen COMMAND --help' for a "
 	     "command's options,\n'wingen help plugins' for the plugins a "
 	     "profile can chain.\nExit status: 0 success, 1 failure, 2 usage "
