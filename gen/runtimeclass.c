@@ -11,6 +11,7 @@
 #include "wingen/base/alloc.h"
 #include "wingen/base/buf.h"
 #include "wingen/base/input.h"
+#include "wingen/k8s/kinds.h"
 #include "wingen/k8s/labelsel.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/reader.h"
@@ -357,7 +358,7 @@ size_t wg_runtime_class_validate(struct wg_ctx *ctx,
 	size_t bad = 0;
 
 	if (!wg_scalar_is(wg_map_get(root, "apiVersion"), "node.k8s.io/v1")
-	    || !wg_scalar_is(wg_map_get(root, "kind"), "RuntimeClass"))
+	    || !wg_is_kind(res, WG_KIND_RUNTIME_CLASS))
 		bad += invalid(ctx, res, NULL, "%s", "not a node.k8s.io/v1 "
 			       "RuntimeClass");
 	s = text(&a, wg_path_get(root, "metadata.name"));
@@ -468,7 +469,7 @@ static struct wg_resource *find_existing(struct wg_resources *list,
 		struct wg_resource *res = list->items[i];
 
 		if (!(res->flags & (WG_RES_GENERATED | WG_RES_DELETED))
-		    && wg_resource_kind_is(res, "RuntimeClass")
+		    && wg_is_kind(res, WG_KIND_RUNTIME_CLASS)
 		    && wg_scalar_is(wg_resource_name_node(res), name))
 			return res;
 	}
@@ -638,7 +639,7 @@ const char *wg_runtime_class_multi(struct wg_ctx *ctx,
 	for (size_t j = 0; j < list->len; j++) {
 		res = list->items[j];
 		if ((res->flags & WG_RES_GENERATED)
-		    && wg_resource_kind_is(res, "RuntimeClass")
+		    && wg_is_kind(res, WG_KIND_RUNTIME_CLASS)
 		    && wg_scalar_is(wg_resource_name_node(res), name))
 			return name;	/* made for another workload */
 	}

@@ -63,7 +63,8 @@ struct target {
 struct fanned {
 	const char *kind, *group, *ns, *name;	/* as read */
 	const char *label;	/* "Deployment/web", as read */
-	const struct wg_node *pod_labels;	/* before the build label */
+	const struct wg_node **pod_labels;	/* of each pod template, */
+	size_t npods;			/* before the build label */
 	const struct target *t;
 	size_t n;
 };
@@ -139,15 +140,14 @@ static const char *ns_of(struct wg_arena *a, const struct wg_resource *res)
 	return ns ? ns : "";
 }
 
-/* The API group of an apiVersion text: "apps/v1" -> "apps", "v1" -> "". */
+/* The API group of an apiVersion, in a; NULL when there is none. */
 static const char *group_of(struct wg_arena *a, const struct wg_node *api)
 {
-	const char *s = str(a, api), *slash;
+	const char *g;
+	size_t len;
 
-	if (!s)
-		return NULL;
-	slash = strchr(s, '/');
-	return slash ? wg_arena_strndup(a, s, (size_t)(slash - s)) : "";
+	return wg_api_group(api, &g, &len) ? wg_arena_strndup(a, g, len)
+					    : NULL;
 }
 
 /* path = base, then each key (NULL-terminated), escaped as wg_path_get()
@@ -172,27 +172,34 @@ struct box {
 	const char *field;
 };
 
-static size_t containers(struct run *r, const struct wg_podspec *ps,
+/* Every container of every pod template of sel, in order. */
+static size_t containers(struct run *r, const struct wg_selection *sel,
 			 struct box **out)
 {
 	struct wg_container_iter it;
 	struct wg_container c;
 	size_t n = 0;
 
-	wg_container_iter_init(&it, ps->spec);
-	while (wg_container_next(&it, &c))
-		n++;
+	for (size_t k = 0; k < sel->npods; k++) {
+		wg_container_iter_init(&it, sel->pods[k].spec);
+		while (wg_container_next(&it, &c))
+			n++;
+	}
 	*out = wg_arena_zalloc(r->arena, (n ? n : 1) * sizeof(**out));
 	n = 0;
-	wg_container_iter_init(&it, ps->spec);
-	while (wg_container_next(&it, &c)) {
-		struct wg_node *image = wg_map_get(c.node, "image");
+	for (size_t k = 0; k < sel->npods; k++) {
+		const struct wg_podspec *ps = &sel->pods[k];
 
-		(*out)[n].image = wg_is_scalar(image) ? image : NULL;
-		(*out)[n].field = wg_arena_strdup(r->arena,
-			wg_container_path(&r->path, ps, &c, "image",
-					  (const char *)NULL));
-		n++;
+		wg_container_iter_init(&it, ps->spec);
+		while (wg_container_next(&it, &c)) {
+			struct wg_node *image = wg_map_get(c.node, "image");
+
+			(*out)[n].image = wg_is_scalar(image) ? image : NULL;
+			(*out)[n].field = wg_arena_strdup(r->arena,
+				wg_container_path(&r->path, ps, &c, "image",
+						  (const char *)NULL));
+			n++;
+		}
 	}
 	return n;
 }
@@ -269,16 +276,19 @@ static bool one_fits_all(const struct target *t, size_t n, size_t nbox)
 	return true;
 }
 
-/* Sets the images of the container list of spec (same order as box). */
+/* Sets the images of every container of the pod templates ps (npods of
+ * them; same order as box). */
 static void set_images(struct run *r, struct wg_resource *res,
-		       const struct wg_podspec *ps, const struct target *t,
-		       const struct box *box, const char *reason, bool record)
+		       const struct wg_podspec *ps, size_t npods,
+		       const struct target *t, const struct box *box,
+		       const char *reason, bool record)
 {
 	struct wg_container_iter it;
 	struct wg_container c;
 	size_t i = 0;
 
-	wg_container_iter_init(&it, ps->spec);
+	for (size_t k = 0; k < npods; k++) {
+	wg_container_iter_init(&it, ps[k].spec);
 	while (wg_container_next(&it, &c)) {
 		struct wg_node *old = wg_map_get(c.node, "image"), *v;
 
@@ -291,6 +301,7 @@ static void set_images(struct run *r, struct wg_resource *res,
 						 reason);
 		}
 		i++;
+	}
 	}
 }
 
@@ -330,23 +341,14 @@ static void name_targets(struct run *r, const struct wg_selection *sel,
 	}
 }
 
-/* The longest name a kind may have: its pods' host names and labels
- * carry it (Job: job-name; StatefulSet: the pod's host name), and a
- * CronJob adds 11 characters to its Jobs' names. */
-static size_t name_limit(const struct wg_resource *res)
-{
-	if (wg_resource_kind_is(res, "CronJob"))
-		return 52;
-	if (wg_resource_kind_is(res, "Job")
-	    || wg_resource_kind_is(res, "StatefulSet"))
-		return 63;
-	return 253;
-}
-
+/* The longest name a kind may have (kinds.h: its pods' host names and
+ * labels carry it). */
 static bool names_ok(struct run *r, struct wg_resource *res,
+		     const struct wg_selection *sel,
 		     const struct wg_node *name, const struct target *t,
 		     size_t n)
 {
+	size_t max = sel->pod.kind->name_max;
 	bool ok = true;
 
 	for (size_t k = 0; k < n; k++) {
@@ -354,13 +356,13 @@ static bool names_ok(struct run *r, struct wg_resource *res,
 						(int)name->len, name->u.str,
 						t[k].suffix);
 
-		if (wg_is_dns_subdomain(s) && strlen(s) <= name_limit(res))
+		if (wg_is_dns_subdomain(s) && strlen(s) <= max)
 			continue;
 		wg_error(r->ctx, res, name, "metadata.name", "'%s', the name "
 			 "of its copy for build %s, is not a valid %s name "
 			 "(a DNS subdomain of at most %zu characters); "
 			 "shorten it", s, t[k].b->release->name,
-			 wg_resource_kind(r->arena, res), name_limit(res));
+			 wg_resource_kind(r->arena, res), max);
 		ok = false;
 		break;	/* one copy says it */
 	}
@@ -369,36 +371,29 @@ static bool names_ok(struct run *r, struct wg_resource *res,
 
 /* ---- one copy ----------------------------------------------------------- */
 
-/* The selector of a kind that must name the build label, or NULL. */
+/* The selector of a kind (kinds.h) that must name the build label, or
+ * NULL. */
 static struct wg_node *selector_labels(struct run *r,
 				       const struct wg_resource *res,
+				       const struct wg_kind *k,
 				       const char **field)
 {
-	struct wg_node *spec = wg_map_get(res->root, "spec");
-	struct wg_node *sel;
+	struct wg_node *sel = k->selector ? wg_path_get(res->root,
+							k->selector) : NULL;
 
-	if (wg_resource_kind_is(res, "CronJob"))
-		spec = wg_path_get(spec, "jobTemplate.spec");
-	sel = wg_map_get(spec, "selector");
 	if (!wg_is_map(sel))
 		return NULL;	/* none: the API server (or the Job
 				   controller) derives it from the pods */
-	if (wg_resource_kind_is(res, "ReplicationController")) {
-		*field = "spec.selector";
+	if (k->selector_shape == WG_SELECTOR_MAP) {
+		*field = k->selector;
 		return sel;
 	}
-	if (wg_resource_kind_is(res, "Job")
-	    || wg_resource_kind_is(res, "CronJob")) {
-		/* a generated selector (controller-uid) already keeps Jobs
-		 * apart; only a manual one is the user's to extend */
-		if (!wg_scalar_is(wg_map_get(spec, "manualSelector"), "true"))
-			return NULL;
-		*field = wg_resource_kind_is(res, "Job")
-			 ? "spec.selector.matchLabels"
-			 : "spec.jobTemplate.spec.selector.matchLabels";
-	} else {
-		*field = "spec.selector.matchLabels";
-	}
+	/* a generated selector (a Job's controller-uid) already keeps the
+	 * copies apart; only a manual one is the user's to extend */
+	if (k->manual_selector && !wg_scalar_is(wg_path_get(res->root,
+				k->manual_selector), "true"))
+		return NULL;
+	*field = wg_arena_printf(r->arena, "%s.matchLabels", k->selector);
 	return wg_map_ensure_map(r->arena, sel, "matchLabels");
 }
 
@@ -423,14 +418,16 @@ static void add_label(struct run *r, struct wg_resource *res,
 /* Edits res into the copy for target t.  Only the first copy (the
  * workload as read) records each field; the others are one CREATE. */
 static void edit_copy(struct run *r, struct wg_resource *res,
+		      const struct wg_kind_set *kinds,
 		      const struct wg_node *name, const struct target *t,
 		      const struct box *box, const char *reason, bool first)
 {
 	struct wg_arena *a = r->arena;
 	struct wg_node *meta = wg_map_get(res->root, "metadata");
 	struct wg_node *old = wg_map_get(meta, "name"), *v, *m;
-	struct wg_podspec ps;
+	struct wg_podspec *ps;
 	const char *field = NULL, *tmpl;
+	size_t nps;
 
 	v = wg_node_new_str(a, wg_arena_printf(a, "%.*s-%s", (int)name->len,
 					       name->u.str, t->suffix));
@@ -445,28 +442,31 @@ static void edit_copy(struct run *r, struct wg_resource *res,
 	for (size_t i = 0; m && !first && i < sizeof(id_annotations)
 					      / sizeof(*id_annotations); i++)
 		wg_map_delete(m, id_annotations[i]);
-	wg_podspec_find(res, &ps);
-	tmpl = *ps.kind->tmpl ? wg_arena_printf(a, "%s.metadata",
-						ps.kind->tmpl) : "metadata";
-	m = wg_map_get(ps.tmpl, "metadata");
-	if (wg_node_is_null(m)) {	/* where it is written: before spec */
-		long at = wg_map_find(ps.tmpl, "spec");
+	nps = wg_podspec_find_all(a, kinds, res, &ps);
+	for (size_t k = 0; k < nps; k++) {
+		tmpl = wg_arena_strdup(a, wg_podspec_tmpl_path(&r->path,
+				       &ps[k], "metadata", (const char *)NULL));
+		m = wg_map_get(ps[k].tmpl, "metadata");
+		if (wg_node_is_null(m)) {	/* written before spec */
+			long at = wg_map_find(ps[k].tmpl, "spec");
 
-		wg_map_delete(ps.tmpl, "metadata");
-		m = wg_node_new_map(a);
-		wg_map_insert(a, ps.tmpl, at < 0 ? ps.tmpl->len : (size_t)at,
-			      "metadata", m);
+			wg_map_delete(ps[k].tmpl, "metadata");
+			m = wg_node_new_map(a);
+			wg_map_insert(a, ps[k].tmpl, at < 0 ? ps[k].tmpl->len
+							    : (size_t)at,
+				      "metadata", m);
+		}
+		m = wg_is_map(m) ? wg_map_ensure_map(a, m, "labels") : NULL;
+		if (m)
+			add_label(r, res, m, ps[k].tmpl,
+				  wg_arena_printf(a, "%s.labels", tmpl),
+				  WG_LABEL_BUILD, t->suffix, reason, first);
 	}
-	m = wg_is_map(m) ? wg_map_ensure_map(a, m, "labels") : NULL;
-	if (m)
-		add_label(r, res, m, ps.tmpl, wg_arena_printf(a, "%s.labels",
-							      tmpl),
-			  WG_LABEL_BUILD, t->suffix, reason, first);
-	m = selector_labels(r, res, &field);
+	m = nps ? selector_labels(r, res, ps[0].kind, &field) : NULL;
 	if (m)
 		add_label(r, res, m, wg_map_get(res->root, "spec"), field,
 			  WG_LABEL_BUILD, t->suffix, reason, first);
-	set_images(r, res, &ps, t, box, reason, first);
+	set_images(r, res, ps, nps, t, box, reason, first);
 }
 
 /* The build label must be fan-out's to write, in the pods and in the
@@ -474,20 +474,22 @@ static void edit_copy(struct run *r, struct wg_resource *res,
 static bool label_free(struct run *r, struct wg_resource *res,
 		       const struct wg_selection *sel)
 {
-	const struct wg_node *sel_node = wg_path_get(res->root,
-		wg_resource_kind_is(res, "CronJob")
-		? "spec.jobTemplate.spec.selector" : "spec.selector");
-	const struct wg_node *where[3] = {
-		wg_map_get(wg_podspec_labels(&sel->pod), WG_LABEL_BUILD),
+	const struct wg_kind *k = sel->pod.kind;
+	const struct wg_node *sel_node = k->selector
+		? wg_path_get(res->root, k->selector) : NULL;
+	const struct wg_node *where[2] = {
 		wg_map_get(wg_map_get(sel_node, "matchLabels"),
 			   WG_LABEL_BUILD),
-		wg_resource_kind_is(res, "ReplicationController")
+		k->selector_shape == WG_SELECTOR_MAP
 		? wg_map_get(sel_node, WG_LABEL_BUILD) : NULL,
 	};
 	bool ok = true;
 
-	for (size_t i = 0; i < 3; i++) {
-		const struct wg_node *v = where[i];
+	for (size_t i = 0; i < sel->npods + 2; i++) {
+		const struct wg_node *v = i >= sel->npods
+			? where[i - sel->npods]
+			: wg_map_get(wg_podspec_labels(&sel->pods[i]),
+				     WG_LABEL_BUILD);
 
 		if (!v)
 			continue;
@@ -502,20 +504,21 @@ static bool label_free(struct run *r, struct wg_resource *res,
 	return ok;
 }
 
-/* Checks what the copies cannot keep: one build named in the pod spec. */
-static bool no_single_build(struct run *r, struct wg_resource *res,
-			    const struct wg_selection *sel, const char *multi)
+/* Checks what the copies cannot keep: one build named in pod spec ps. */
+static bool no_single_build_in(struct run *r, struct wg_resource *res,
+			       const struct wg_selection *sel,
+			       const struct wg_podspec *ps, const char *multi)
 {
-	const struct wg_node *ns = wg_map_get(sel->pod.spec, "nodeSelector");
+	const struct wg_node *ns = wg_map_get(ps->spec, "nodeSelector");
 	const struct wg_node *v = wg_map_get(ns, WG_LABEL_WINDOWS_BUILD);
-	const struct wg_node *rc = wg_map_get(sel->pod.spec,
-					      "runtimeClassName");
+	const struct wg_node *rc = wg_map_get(ps->spec, "runtimeClassName");
 	bool ok = true;
 
 	if (v) {
 		wg_error(r->ctx, res, v,
-			 wg_podspec_path(&r->path, &sel->pod, "nodeSelector",
-					 WG_LABEL_WINDOWS_BUILD, (const char *)NULL),
+			 wg_podspec_path(&r->path, ps, "nodeSelector",
+					 WG_LABEL_WINDOWS_BUILD,
+					 (const char *)NULL),
 			 "names one build, but the workload targets several "
 			 "(%s): remove it; fan-out schedules each build",
 			 sel->targets_why);
@@ -523,7 +526,7 @@ static bool no_single_build(struct run *r, struct wg_resource *res,
 	}
 	if (!wg_node_is_null(rc) && !(multi && wg_scalar_is(rc, multi))) {
 		wg_error(r->ctx, res, rc,
-			 wg_podspec_path(&r->path, &sel->pod,
+			 wg_podspec_path(&r->path, ps,
 					 "runtimeClassName",
 					 (const char *)NULL),
 			 "is '%.*s', but the workload targets several builds "
@@ -535,7 +538,19 @@ static bool no_single_build(struct run *r, struct wg_resource *res,
 	return ok;
 }
 
-static size_t index_of(const struct wg_resources *list,
+/* ... and in every pod spec of sel. */
+static bool no_single_build(struct run *r, struct wg_resource *res,
+			    const struct wg_selection *sel, const char *multi)
+{
+	bool ok = true;
+
+	for (size_t k = 0; k < sel->npods; k++)
+		if (!no_single_build_in(r, res, sel, &sel->pods[k], multi))
+			ok = false;
+	return ok;
+}
+
+static size_t index_of_res(const struct wg_resources *list,
 		       const struct wg_resource *res)
 {
 	for (size_t i = 0; i < list->len; i++)
@@ -567,12 +582,12 @@ static void copies(struct run *r, struct wg_resource *res,
 	struct wg_node *pristine = wg_node_clone(a, res->root);
 	const char *label = wg_resource_label(a, res);
 	struct wg_resource before = *res;
-	struct wg_podspec ps;
+	const char *claims = sel->pod.kind->claims;
+	struct wg_podspec *ps;
 	struct fanned *f;
 	size_t at;
 
 	before.root = pristine;
-	wg_podspec_find(&before, &ps);
 	WG_GROW(r->fanned, r->cap, r->nfanned + 1);
 	f = &r->fanned[r->nfanned++];
 	f->kind = wg_resource_kind(a, res);
@@ -580,7 +595,11 @@ static void copies(struct run *r, struct wg_resource *res,
 	f->ns = ns_of(a, res);
 	f->name = wg_scalar_dup(a, name);
 	f->label = label;
-	f->pod_labels = wg_podspec_labels(&ps);
+	f->npods = wg_podspec_find_all(a, sel->kinds, &before, &ps);
+	f->pod_labels = wg_arena_zalloc(a, (f->npods ? f->npods : 1)
+					* sizeof(*f->pod_labels));
+	for (size_t k = 0; k < f->npods; k++)
+		f->pod_labels[k] = wg_podspec_labels(&ps[k]);
 	f->t = t;
 	f->n = n;
 	for (size_t k = 0; k < n; k++) {
@@ -594,21 +613,19 @@ static void copies(struct run *r, struct wg_resource *res,
 					    res->file, res->index);
 			c->flags = res->flags & WG_RES_LIST_ITEM;
 		}
-		edit_copy(r, c, name, &t[k], box, reason, k == 0);
+		edit_copy(r, c, sel->kinds, name, &t[k], box, reason, k == 0);
 		wg_select_as_copy(r->list, c, sel, t[k].b);
 		if (!k)
 			continue;
-		at = index_of(r->list, res) + k;
+		at = index_of_res(r->list, res) + k;
 		wg_resources_insert(r->list, at, c);
 		krm_index(r, c);
 		wg_record_change(r->ctx, WG_CHANGE_CREATE, c, NULL, NULL, NULL,
 				 NULL, reason);
 	}
-	if (wg_resource_kind_is(res, "StatefulSet")
-	    && wg_is_seq(wg_path_get(pristine, "spec.volumeClaimTemplates")))
-		wg_info(r->ctx, res, wg_path_get(res->root,
-					 "spec.volumeClaimTemplates"),
-			"spec.volumeClaimTemplates", "each copy (%s) gets "
+	if (claims && wg_is_seq(wg_path_get(pristine, claims)))
+		wg_info(r->ctx, res, wg_path_get(res->root, claims), claims,
+			"each copy (%s) gets "
 			"PersistentVolumeClaims of its own, named after it: "
 			"the builds do not share the data of %s",
 			builds_text(r, t, n, false), label);
@@ -625,7 +642,8 @@ static struct wg_node *build_expression(struct run *r, const struct target *t,
 	for (size_t k = 0; k < n; k++)
 		wg_seq_append(r->arena, values, wg_node_new_str(
 				      r->arena, t[k].b->release->build));
-	wg_map_set(r->arena, e, "key", wg_node_new_str(r->arena, WG_LABEL_WINDOWS_BUILD));
+	wg_map_set(r->arena, e, "key",
+		   wg_node_new_str(r->arena, WG_LABEL_WINDOWS_BUILD));
 	wg_map_set(r->arena, e, "operator", wg_node_new_str(r->arena, "In"));
 	wg_map_set(r->arena, e, "values", values);
 	return e;
@@ -653,9 +671,11 @@ static bool same_expression(const struct wg_node *e, const struct wg_node *want)
 	return true;
 }
 
-/* Adds the build expression to every required node affinity term. */
+/* Adds the build expression to every required node affinity term of
+ * pod spec ps. */
 static void add_affinity(struct run *r, struct wg_resource *res,
-			 const struct wg_selection *sel, const struct target *t,
+			 const struct wg_selection *sel,
+			 const struct wg_podspec *ps, const struct target *t,
 			 size_t n, const char *reason)
 {
 	static const char *const keys[] = {
@@ -664,8 +684,8 @@ static void add_affinity(struct run *r, struct wg_resource *res,
 	};
 	struct wg_arena *a = r->arena;
 	struct wg_node *want = build_expression(r, t, n);
-	struct wg_node *m = sel->pod.spec, *terms;
-	const char *base = wg_podspec_path(&r->path, &sel->pod, keys[0],
+	struct wg_node *m = ps->spec, *terms;
+	const char *base = wg_podspec_path(&r->path, ps, keys[0],
 					   keys[1], keys[2],
 					   "nodeSelectorTerms",
 					   (const char *)NULL);
@@ -691,7 +711,7 @@ static void add_affinity(struct run *r, struct wg_resource *res,
 		terms = wg_node_new_seq(a);
 		wg_seq_append(a, terms, term);
 		wg_map_set(a, m, "nodeSelectorTerms", terms);
-		wg_record_change(r->ctx, WG_CHANGE_ADD, res, sel->pod.spec,
+		wg_record_change(r->ctx, WG_CHANGE_ADD, res, ps->spec,
 				 wg_arena_printf(a, "%s[0]", base), NULL, term,
 				 reason);
 		return;
@@ -717,7 +737,8 @@ static void add_affinity(struct run *r, struct wg_resource *res,
 		for (size_t j = 0; j < exprs->len; j++) {
 			const struct wg_node *e = wg_seq_item(exprs, j);
 
-			if (!wg_scalar_is(wg_map_get(e, "key"), WG_LABEL_WINDOWS_BUILD))
+			if (!wg_scalar_is(wg_map_get(e, "key"),
+					  WG_LABEL_WINDOWS_BUILD))
 				continue;
 			have = true;
 			if (!same_expression(e, want))
@@ -755,8 +776,9 @@ static void one_for_all(struct run *r, struct wg_resource *res,
 				     t[0].b->runtime_class);
 	if (!rc || !no_single_build(r, res, sel, rc))
 		return;
-	add_affinity(r, res, sel, t, n, reason);
-	set_images(r, res, &sel->pod, &t[0], box, reason, true);
+	for (size_t k = 0; k < sel->npods; k++)
+		add_affinity(r, res, sel, &sel->pods[k], t, n, reason);
+	set_images(r, res, sel->pods, sel->npods, &t[0], box, reason, true);
 	sel->multi = true;
 	sel->runtime_class = rc;
 }
@@ -787,7 +809,7 @@ static void fan_out(struct run *r, struct wg_resource *res,
 	}
 	t = wg_arena_zalloc(r->arena, sel->ntargets * sizeof(*t));
 	name_targets(r, sel, t);
-	nbox = containers(r, &sel->pod, &box);
+	nbox = containers(r, sel, &box);
 	if (!plan_images(r, res, sel, t, sel->ntargets, box, nbox)) {
 		sel->failed = true;
 		return;
@@ -797,7 +819,7 @@ static void fan_out(struct run *r, struct wg_resource *res,
 		return;
 	}
 	if (!no_single_build(r, res, sel, NULL)
-	    || !names_ok(r, res, name, t, sel->ntargets)
+	    || !names_ok(r, res, sel, name, t, sel->ntargets)
 	    || !label_free(r, res, sel)) {
 		sel->failed = true;
 		return;
@@ -825,14 +847,6 @@ static const struct fanned *fanned_for(struct run *r,
 	return NULL;
 }
 
-static bool is_kind(struct run *r, const struct wg_resource *res,
-		    const char *kind, const char *group)
-{
-	const char *g = group_of(r->arena, wg_map_get(res->root,
-						      "apiVersion"));
-
-	return wg_resource_kind_is(res, kind) && g && strcmp(g, group) == 0;
-}
 
 /* Every HorizontalPodAutoscaler of a fanned-out workload: one per copy. */
 static void autoscalers(struct run *r)
@@ -847,8 +861,7 @@ static void autoscalers(struct run *r)
 		const char *label;
 
 		if ((res->flags & WG_RES_DELETED)
-		    || !is_kind(r, res, "HorizontalPodAutoscaler",
-				"autoscaling")
+		    || !wg_is_kind(res, WG_KIND_HPA)
 		    || !(f = fanned_for(r, res)) || !wg_is_scalar(name))
 			continue;
 		pristine = wg_node_clone(a, res->root);
@@ -913,7 +926,7 @@ static void budgets(struct run *r)
 		const char *ns;
 
 		if ((res->flags & WG_RES_DELETED)
-		    || !is_kind(r, res, "PodDisruptionBudget", "policy")
+		    || !wg_is_kind(res, WG_KIND_PDB)
 		    || wg_node_is_null(sel)	/* selects no pods */
 		    || wg_label_selector_from_node(r->arena, sel, true, &ls))
 			continue;
@@ -921,9 +934,12 @@ static void budgets(struct run *r)
 		for (size_t k = 0; k < r->nfanned; k++) {
 			const struct fanned *f = &r->fanned[k];
 			const char *copies = builds_text(r, f->t, f->n, false);
+			bool hit = false;
 
-			if (strcmp(f->ns, ns) != 0
-			    || !wg_label_selector_matches(&ls, f->pod_labels))
+			for (size_t j = 0; j < f->npods && !hit; j++)
+				hit = wg_label_selector_matches(&ls,
+							f->pod_labels[j]);
+			if (strcmp(f->ns, ns) != 0 || !hit)
 				continue;
 			if (!wg_node_is_null(min))
 				wg_warning(r->ctx, res, sel, "spec.selector",

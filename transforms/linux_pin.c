@@ -79,25 +79,25 @@ static bool blanket(struct wg_arena *arena, const struct wg_profile *p,
 
 static void check_windows_options(struct wg_ctx *ctx,
 				  struct wg_resource *res,
-				  const struct wg_selection *sel,
+				  const struct wg_podspec *ps,
 				  struct wg_buf *path)
 {
-	const struct wg_node *wo = wg_path_get(sel->pod.spec,
+	const struct wg_node *wo = wg_path_get(ps->spec,
 					       "securityContext.windowsOptions");
 	struct wg_container_iter it;
 	struct wg_container c;
 
 	if (wo)
 		wg_error(ctx, res, wo,
-			 wg_podspec_path(path, &sel->pod, "securityContext",
+			 wg_podspec_path(path, ps, "securityContext",
 					 "windowsOptions", (const char *)NULL),
 			 "cannot be set on a Linux pod");
-	wg_container_iter_init(&it, sel->pod.spec);
+	wg_container_iter_init(&it, ps->spec);
 	while (wg_container_next(&it, &c)) {
 		wo = wg_path_get(c.node, "securityContext.windowsOptions");
 		if (wo)
 			wg_error(ctx, res, wo,
-				 wg_container_path(path, &sel->pod, &c,
+				 wg_container_path(path, ps, &c,
 						   "securityContext",
 						   "windowsOptions",
 						   (const char *)NULL),
@@ -122,31 +122,29 @@ static const char *pin_reason(struct wg_arena *a, const struct wg_profile *p,
 			       "it could land on a Windows node", who);
 }
 
-static int run(struct wg_ctx *ctx, struct wg_resources *list,
-	       struct wg_resource *res, const void *config)
+/* One pod template of the workload. */
+static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
+		    struct wg_resource *res, const struct wg_selection *sel,
+		    const struct wg_podspec *ps)
 {
-	struct wg_selection *sel = wg_select(ctx, list, res);
 	const struct wg_profile *p = ctx->profile;
 	struct wg_buf path = WG_BUF_INIT;
 	struct wg_node *ns, *v;
 	bool ds_blanket, on_linux;
 
-	(void)config;
-	if (!p || !sel->workload || sel->windows || sel->failed)
-		return 0;
-	ds_blanket = wg_resource_kind_is(res, "DaemonSet")
-		     && blanket(&list->arena, p, sel->pod.spec);
-	on_linux = says_linux(sel->pod.spec);
-	if ((p->linux_pin || ds_blanket) && !names_os(sel->pod.spec)
+	ds_blanket = ps->kind->node_agent
+		     && blanket(&list->arena, p, ps->spec);
+	on_linux = says_linux(ps->spec);
+	if ((p->linux_pin || ds_blanket) && !names_os(ps->spec)
 	    && !sel->pod_windows) {
-		ns = tx_ensure_map(ctx, list, res, &sel->pod, "nodeSelector");
+		ns = tx_ensure_map(ctx, list, res, ps, "nodeSelector");
 		if (!ns)
 			goto out;
 		v = wg_node_new_str(&list->arena, "linux");
 		wg_map_insert(&list->arena, ns, ns->len, WG_LABEL_OS, v);
 		wg_record_change(ctx, WG_CHANGE_ADD, res,
-				 tx_pos(ns, sel->pod.spec),
-				 wg_podspec_path(&path, &sel->pod,
+				 tx_pos(ns, ps->spec),
+				 wg_podspec_path(&path, ps,
 						 "nodeSelector",
 						 WG_LABEL_OS,
 						 (const char *)NULL),
@@ -155,9 +153,21 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 		on_linux = true;
 	}
 	if (on_linux)
-		check_windows_options(ctx, res, sel, &path);
+		check_windows_options(ctx, res, ps, &path);
 out:
 	wg_buf_release(&path);
+}
+
+static int run(struct wg_ctx *ctx, struct wg_resources *list,
+	       struct wg_resource *res, const void *config)
+{
+	struct wg_selection *sel = wg_select(ctx, list, res);
+
+	(void)config;
+	if (!ctx->profile || !sel->workload || sel->windows || sel->failed)
+		return 0;
+	for (size_t i = 0; i < sel->npods; i++)
+		run_pod(ctx, list, res, sel, &sel->pods[i]);
 	return 0;
 }
 

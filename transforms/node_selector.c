@@ -40,6 +40,7 @@ static size_t wanted(const struct wg_selection *sel, struct want *w)
 /* Reports every key of ns that contradicts w; returns how many. */
 static int check_selector(struct wg_ctx *ctx, struct wg_resource *res,
 			  const struct wg_selection *sel,
+			  const struct wg_podspec *ps,
 			  const struct wg_node *ns, const struct want *w,
 			  size_t n, struct wg_buf *path)
 {
@@ -51,7 +52,7 @@ static int check_selector(struct wg_ctx *ctx, struct wg_resource *res,
 		if (!v || wg_scalar_is(v, w[i].value))
 			continue;
 		wg_error(ctx, res, v,
-			 wg_podspec_path(path, &sel->pod, "nodeSelector",
+			 wg_podspec_path(path, ps, "nodeSelector",
 					 w[i].key, (const char *)NULL),
 			 "is '%.*s', but this is a Windows workload (%s) that "
 			 "needs '%s' for build %s; wingen does not overwrite "
@@ -64,7 +65,8 @@ static int check_selector(struct wg_ctx *ctx, struct wg_resource *res,
 }
 
 static int check_affinity(struct wg_ctx *ctx, struct wg_resource *res,
-			  const struct wg_selection *sel, const struct want *w,
+			  const struct wg_selection *sel,
+			  const struct wg_podspec *ps, const struct want *w,
 			  size_t n, struct wg_buf *path)
 {
 	struct wg_label labels[8];
@@ -81,13 +83,13 @@ static int check_affinity(struct wg_ctx *ctx, struct wg_resource *res,
 			wg_buf_addf(&list, "%s=%s", w[i].key, w[i].value);
 		}
 	}
-	if (wg_affinity_judge(sel->pod.spec, labels, nl, &where)
+	if (wg_affinity_judge(ps->spec, labels, nl, &where)
 	    != WG_AFFINITY_EXCLUDES) {
 		wg_buf_release(&list);
 		return 0;
 	}
 	wg_error(ctx, res, where,
-		 wg_podspec_path(path, &sel->pod, "affinity", "nodeAffinity",
+		 wg_podspec_path(path, ps, "affinity", "nodeAffinity",
 				 "requiredDuringSchedulingIgnoredDuringExecution",
 				 (const char *)NULL),
 		 "rules out the Windows nodes of build %s (%s) in every term, "
@@ -98,10 +100,11 @@ static int check_affinity(struct wg_ctx *ctx, struct wg_resource *res,
 	return 1;
 }
 
-static int run(struct wg_ctx *ctx, struct wg_resources *list,
-	       struct wg_resource *res, const void *config)
+/* One pod template of the workload. */
+static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
+		    struct wg_resource *res, struct wg_selection *sel,
+		    const struct wg_podspec *ps)
 {
-	struct wg_selection *sel = tx_windows(ctx, list, res);
 	struct wg_buf path = WG_BUF_INIT;
 	struct want w[5];
 	struct wg_node *ns;
@@ -109,26 +112,23 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	size_t n;
 	int bad;
 
-	(void)config;
-	if (!sel)
-		return 0;
 	n = wanted(sel, w);
-	if (tx_not_map(sel->pod.spec, "nodeSelector")) {
-		tx_ensure_map(ctx, list, res, &sel->pod, "nodeSelector");
-		return 0;
+	if (tx_not_map(ps->spec, "nodeSelector")) {
+		tx_ensure_map(ctx, list, res, ps, "nodeSelector");
+		return;
 	}
-	ns = wg_map_get(sel->pod.spec, "nodeSelector");
-	bad = check_selector(ctx, res, sel, ns, w, n, &path);
-	bad += check_affinity(ctx, res, sel, w, n, &path);
+	ns = wg_map_get(ps->spec, "nodeSelector");
+	bad = check_selector(ctx, res, sel, ps, ns, w, n, &path);
+	bad += check_affinity(ctx, res, sel, ps, w, n, &path);
 	if (bad) {
 		sel->reported |= WG_SEL_NODESEL_CONFLICT;
 		wg_buf_release(&path);
-		return 0;
+		return;
 	}
 	/* DaemonSets must carry this themselves, whatever is decided for
 	 * other kinds: their controller ignores RuntimeClass scheduling. */
 	reason = sel->reason;
-	if (wg_resource_kind_is(res, "DaemonSet"))
+	if (ps->kind->node_agent)
 		reason = wg_arena_printf(&list->arena, "%s; %s", reason,
 					 TX_DAEMONSET_NOTE);
 	if (sel->host_process)
@@ -141,18 +141,28 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 		if (!w[i].add || wg_map_get(ns, w[i].key))
 			continue;
 		if (!wg_is_map(ns))
-			ns = tx_ensure_map(ctx, list, res, &sel->pod,
+			ns = tx_ensure_map(ctx, list, res, ps,
 					   "nodeSelector");
 		v = wg_node_new_str(&list->arena, w[i].value);
 		wg_map_insert(&list->arena, ns, ns->len, w[i].key, v);
 		wg_record_change(ctx, WG_CHANGE_ADD, res,
-				 tx_pos(ns, sel->pod.spec),
-				 wg_podspec_path(&path, &sel->pod,
+				 tx_pos(ns, ps->spec),
+				 wg_podspec_path(&path, ps,
 						 "nodeSelector", w[i].key,
 						 (const char *)NULL),
 				 NULL, v, reason);
 	}
 	wg_buf_release(&path);
+}
+
+static int run(struct wg_ctx *ctx, struct wg_resources *list,
+	       struct wg_resource *res, const void *config)
+{
+	struct wg_selection *sel = tx_windows(ctx, list, res);
+
+	(void)config;
+	for (size_t i = 0; sel && i < sel->npods; i++)
+		run_pod(ctx, list, res, sel, &sel->pods[i]);
 	return 0;
 }
 

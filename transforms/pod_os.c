@@ -10,21 +10,19 @@
  */
 #include "tx.h"
 
-static int run(struct wg_ctx *ctx, struct wg_resources *list,
-	       struct wg_resource *res, const void *config)
+/* One pod template of the workload. */
+static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
+		    struct wg_resource *res, const struct wg_selection *sel,
+		    const struct wg_podspec *ps)
 {
-	struct wg_selection *sel = tx_windows(ctx, list, res);
 	struct wg_buf path = WG_BUF_INIT;
 	struct wg_node *os, *name, *v;
 
-	(void)config;
-	if (!sel)
-		return 0;
-	os = tx_ensure_map(ctx, list, res, &sel->pod, "os");
+	os = tx_ensure_map(ctx, list, res, ps, "os");
 	if (!os)
 		goto out;
 	name = wg_map_get(os, "name");
-	wg_podspec_path(&path, &sel->pod, "os", "name", (const char *)NULL);
+	wg_podspec_path(&path, ps, "os", "name", (const char *)NULL);
 	if (wg_scalar_is(name, "windows"))
 		goto out;
 	if (!wg_node_is_null(name)) {
@@ -38,10 +36,20 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	v = wg_node_new_str(&list->arena, "windows");
 	wg_map_set(&list->arena, os, "name", v);
 	wg_record_change(ctx, WG_CHANGE_SET, res,
-			 tx_pos(name, tx_pos(os, sel->pod.spec)), path.buf,
+			 tx_pos(name, tx_pos(os, ps->spec)), path.buf,
 			 NULL, v, sel->reason);
 out:
 	wg_buf_release(&path);
+}
+
+static int run(struct wg_ctx *ctx, struct wg_resources *list,
+	       struct wg_resource *res, const void *config)
+{
+	struct wg_selection *sel = tx_windows(ctx, list, res);
+
+	(void)config;
+	for (size_t i = 0; sel && i < sel->npods; i++)
+		run_pod(ctx, list, res, sel, &sel->pods[i]);
 	return 0;
 }
 

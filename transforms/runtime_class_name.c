@@ -41,14 +41,15 @@ static const struct wg_node *rc_selector(struct wg_resources *list,
 
 static void check_admission(struct wg_ctx *ctx, struct wg_resources *list,
 			    struct wg_resource *res,
-			    const struct wg_selection *sel, const char *name,
+			    const struct wg_selection *sel,
+			    const struct wg_podspec *ps, const char *name,
 			    struct wg_buf *path)
 {
 	const struct wg_build *b = sel->build;
 	const struct wg_resource *rc = wg_select_runtime_class(list, name);
 	const struct wg_node *want = rc_selector(list, b, rc);
-	const struct wg_node *ns = wg_map_get(sel->pod.spec, "nodeSelector");
-	const struct wg_node *overhead = wg_map_get(sel->pod.spec, "overhead");
+	const struct wg_node *ns = wg_map_get(ps->spec, "nodeSelector");
+	const struct wg_node *overhead = wg_map_get(ps->spec, "overhead");
 	const struct wg_node *podfixed = rc
 		? wg_path_get(rc->root, "overhead.podFixed") : b->overhead;
 
@@ -64,7 +65,7 @@ static void check_admission(struct wg_ctx *ctx, struct wg_resources *list,
 			continue;
 		key = wg_scalar_dup(&list->arena, k);
 		wg_error(ctx, res, wg_map_value(ns, (size_t)at),
-			 wg_podspec_path(path, &sel->pod, "nodeSelector", key,
+			 wg_podspec_path(path, ps, "nodeSelector", key,
 					 (const char *)NULL),
 			 "conflicts with RuntimeClass '%s' "
 			 "scheduling.nodeSelector[%s] = '%.*s': the "
@@ -75,7 +76,7 @@ static void check_admission(struct wg_ctx *ctx, struct wg_resources *list,
 	}
 	if (wg_node_is_null(overhead))
 		return;
-	wg_podspec_path(path, &sel->pod, "overhead", (const char *)NULL);
+	wg_podspec_path(path, ps, "overhead", (const char *)NULL);
 	if (podfixed && wg_node_equal(overhead, podfixed))
 		wg_warning(ctx, res, overhead, path->buf,
 			   "is set; the RuntimeClass admission plugin fills "
@@ -88,24 +89,22 @@ static void check_admission(struct wg_ctx *ctx, struct wg_resources *list,
 			 name, podfixed ? "a different" : "no");
 }
 
-static int run(struct wg_ctx *ctx, struct wg_resources *list,
-	       struct wg_resource *res, const void *config)
+/* One pod template of the workload. */
+static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
+		    struct wg_resource *res, const struct wg_selection *sel,
+		    const struct wg_podspec *ps)
 {
-	struct wg_selection *sel = tx_windows(ctx, list, res);
 	struct wg_buf path = WG_BUF_INIT;
 	struct wg_node *cur, *v;
 	const char *want;
 
-	(void)config;
-	if (!sel)
-		return 0;
-	cur = wg_map_get(sel->pod.spec, "runtimeClassName");
+	cur = wg_map_get(ps->spec, "runtimeClassName");
 	want = sel->multi ? sel->runtime_class : sel->build->runtime_class;
-	wg_podspec_path(&path, &sel->pod, "runtimeClassName",
+	wg_podspec_path(&path, ps, "runtimeClassName",
 			(const char *)NULL);
 	if (sel->host_process) {
 		if (wg_node_is_null(cur))
-			wg_info(ctx, res, sel->pod.spec, path.buf,
+			wg_info(ctx, res, ps->spec, path.buf,
 				"not set: HostProcess containers run on the "
 				"host, outside any RuntimeClass sandbox");
 		goto out;
@@ -121,14 +120,24 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	}
 	if (wg_node_is_null(cur)) {
 		v = wg_node_new_str(&list->arena, want);
-		wg_map_set(&list->arena, sel->pod.spec, "runtimeClassName", v);
+		wg_map_set(&list->arena, ps->spec, "runtimeClassName", v);
 		wg_record_change(ctx, WG_CHANGE_SET, res,
-				 tx_pos(cur, sel->pod.spec), path.buf, NULL, v,
+				 tx_pos(cur, ps->spec), path.buf, NULL, v,
 				 sel->reason);
 	}
-	check_admission(ctx, list, res, sel, want, &path);
+	check_admission(ctx, list, res, sel, ps, want, &path);
 out:
 	wg_buf_release(&path);
+}
+
+static int run(struct wg_ctx *ctx, struct wg_resources *list,
+	       struct wg_resource *res, const void *config)
+{
+	struct wg_selection *sel = tx_windows(ctx, list, res);
+
+	(void)config;
+	for (size_t i = 0; sel && i < sel->npods; i++)
+		run_pod(ctx, list, res, sel, &sel->pods[i]);
 	return 0;
 }
 

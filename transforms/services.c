@@ -47,6 +47,7 @@
 #include "wingen/base/buf.h"
 #include "wingen/k8s/catalog.h"
 #include "wingen/base/index.h"
+#include "wingen/k8s/kinds.h"
 #include "wingen/k8s/labelsel.h"
 
 #define MAX_BACKENDS 64
@@ -72,6 +73,8 @@
 struct backend {
 	const struct wg_resource *res;
 	const struct wg_selection *sel;
+	const struct wg_podspec *ps;	/* its pod template (a workload with
+					   several is one backend each) */
 	const struct wg_node *labels;	/* pod template labels */
 	const char *ns;			/* "" when missing */
 	/* label, pods and pods_why are worked out only for a backend a
@@ -130,21 +133,6 @@ static const char *ns_of(struct wg_arena *a, const struct wg_resource *res)
 	return ns ? ns : "";
 }
 
-static bool in_group(const struct wg_resource *res, const char *group)
-{
-	const struct wg_node *api = wg_map_get(res->root, "apiVersion");
-	size_t n = strlen(group);
-
-	if (!api)
-		return true;
-	if (!wg_is_scalar(api))
-		return false;
-	if (!n)		/* the core group: "v1" */
-		return !memchr(api->u.str, '/', api->len);
-	return api->len > n && memcmp(api->u.str, group, n) == 0
-	       && api->u.str[n] == '/';
-}
-
 /* A non-negative integer scalar, or -1. */
 static long count_of(const struct wg_node *n)
 {
@@ -161,21 +149,20 @@ static long count_of(const struct wg_node *n)
 	return v;
 }
 
-/* The pods a workload runs: its count field, default 1. */
-static long pods_of(const struct wg_resource *res)
+/* The pods a pod template runs: its kind's count field (kinds.h),
+ * default 1; -1 when unknown. */
+static long pods_of(const struct backend *b)
 {
-	const char *field = "spec.replicas";
+	const char *field = b->ps->kind->pods;
+	struct wg_buf path = WG_BUF_INIT;
 	const struct wg_node *v;
 
-	if (wg_resource_kind_is(res, "DaemonSet"))
-		return -1;
-	if (wg_resource_kind_is(res, "Pod"))
+	if (!field)
+		return -1;	/* one per node, or its autoscaler's */
+	if (!*field)
 		return 1;
-	if (wg_resource_kind_is(res, "Job"))
-		field = "spec.parallelism";
-	else if (wg_resource_kind_is(res, "CronJob"))
-		field = "spec.jobTemplate.spec.parallelism";
-	v = wg_path_get(res->root, field);
+	v = wg_path_get(b->res->root, wg_podspec_expand(&path, b->ps, field));
+	wg_buf_release(&path);
 	return wg_node_is_null(v) ? 1 : count_of(v);
 }
 
@@ -193,9 +180,8 @@ static void index_hpas(struct svc *s)
 		const struct wg_node *name = wg_map_get(ref, "name");
 		const char *ns;
 
-		if ((h->flags & WG_RES_DELETED)
-		    || !wg_resource_kind_is(h, "HorizontalPodAutoscaler")
-		    || !in_group(h, "autoscaling") || !wg_is_scalar(kind)
+		if ((h->flags & WG_RES_DELETED) || !wg_is_kind(h, WG_KIND_HPA)
+		    || !wg_is_scalar(kind)
 		    || !wg_is_scalar(name))
 			continue;
 		ns = ns_of(s->arena, h);
@@ -261,7 +247,15 @@ static void resolve(struct svc *s, struct backend *b)
 	if (!s->hpas)
 		index_hpas(s);
 	b->label = wg_resource_label(s->arena, b->res);
-	b->pods = pods_of(b->res);
+	if (b->ps->nitems) {	/* one of a list of templates */
+		struct wg_buf path = WG_BUF_INIT;
+
+		b->label = wg_arena_printf(s->arena, "%s %s", b->label,
+					   wg_podspec_tmpl_path(&path, b->ps,
+						(const char *)NULL));
+		wg_buf_release(&path);
+	}
+	b->pods = pods_of(b);
 	autoscaled(s, b);
 }
 
@@ -279,10 +273,9 @@ static void index_backends(struct wg_ctx *ctx, struct svc *s)
 
 		if (res->flags & WG_RES_DELETED)
 			continue;
-		if (wg_resource_kind_is(res, "Service")) {
+		if (wg_is_kind(res, WG_KIND_SERVICE)) {
 			/* collected in the same pass: a large stream is cold */
-			if (in_group(res, "")
-			    && wg_is_map(wg_map_get(res->root, "spec"))) {
+			if (wg_is_map(wg_map_get(res->root, "spec"))) {
 				WG_GROW(s->services, s->services_cap,
 					s->nservices + 1);
 				s->services[s->nservices++] = res;
@@ -290,15 +283,19 @@ static void index_backends(struct wg_ctx *ctx, struct svc *s)
 			continue;
 		}
 		sel = wg_select(ctx, list, res);
-		if (!sel->workload || wg_resource_kind_is(res, "PodTemplate"))
+		if (!sel->workload || sel->pod.kind->no_pods)
 			continue;
-		b = wg_arena_zalloc(s->arena, sizeof(*b));
-		b->res = res;
-		b->sel = sel;
-		b->labels = wg_podspec_labels(&sel->pod);
-		b->ns = ns_of(s->arena, res);
-		b->windows = (sel->windows && !sel->failed) || sel->pod_windows;
-		index_labels(s, b);
+		for (size_t k = 0; k < sel->npods; k++) {
+			b = wg_arena_zalloc(s->arena, sizeof(*b));
+			b->res = res;
+			b->sel = sel;
+			b->ps = &sel->pods[k];
+			b->labels = wg_podspec_labels(b->ps);
+			b->ns = ns_of(s->arena, res);
+			b->windows = (sel->windows && !sel->failed)
+				     || sel->pod_windows;
+			index_labels(s, b);
+		}
 	}
 }
 
@@ -564,9 +561,14 @@ static void backend_count(struct svc *s)
 		wg_buf_addf(&parts, "%s%s ", parts.len ? ", " : "", b->label);
 		if (b->pods < 0) {
 			unknown = true;
-			wg_buf_addstr(&parts, wg_resource_kind_is(b->res,
-				      "DaemonSet") ? "one per node"
-						   : "not a number");
+			wg_buf_addstr(&parts, b->ps->kind->node_agent
+				      ? "one per node"
+				      : !b->ps->kind->pods
+				      ? wg_arena_printf(s->arena, "set by %s",
+							b->ps->kind->project
+							? b->ps->kind->project
+							: "its controller")
+				      : "not a number");
 			continue;
 		}
 		total += b->pods;

@@ -10,23 +10,20 @@
 #include "tx.h"
 #include "wingen/k8s/sched.h"
 
-static int run(struct wg_ctx *ctx, struct wg_resources *list,
-	       struct wg_resource *res, const void *config)
+/* One pod template of the workload. */
+static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
+		    struct wg_resource *res, const struct wg_selection *sel,
+		    const struct wg_podspec *ps)
 {
-	struct wg_selection *sel = tx_windows(ctx, list, res);
-	const struct wg_taint *taint;
+	const struct wg_taint *taint = &ctx->profile->taint;
 	struct wg_buf path = WG_BUF_INIT;
 	struct wg_node *t, *seq;
 	const char *reason;
 
-	(void)config;
-	if (!sel || !ctx->profile->taint.key)
-		return 0;
-	taint = &ctx->profile->taint;
-	seq = wg_map_get(sel->pod.spec, "tolerations");
+	seq = wg_map_get(ps->spec, "tolerations");
 	if (seq && !wg_is_seq(seq) && !wg_node_is_null(seq)) {
 		wg_error(ctx, res, seq,
-			 wg_podspec_path(&path, &sel->pod, "tolerations",
+			 wg_podspec_path(&path, ps, "tolerations",
 					 (const char *)NULL),
 			 "is not a list");
 		goto out;
@@ -34,20 +31,31 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	t = wg_taint_toleration(&list->arena, taint);
 	if (wg_tolerations_find_superset(seq, t) >= 0)
 		goto out;
-	seq = wg_map_ensure_seq(&list->arena, sel->pod.spec, "tolerations");
+	seq = wg_map_ensure_seq(&list->arena, ps->spec, "tolerations");
 	wg_seq_append(&list->arena, seq, t);
 	/* DaemonSets must carry this themselves, whatever is decided for
 	 * other kinds: their controller ignores RuntimeClass scheduling. */
 	reason = sel->reason;
-	if (wg_resource_kind_is(res, "DaemonSet"))
+	if (ps->kind->node_agent)
 		reason = wg_arena_printf(&list->arena, "%s; %s", reason,
 					 TX_DAEMONSET_NOTE);
-	wg_podspec_path(&path, &sel->pod, "tolerations", (const char *)NULL);
+	wg_podspec_path(&path, ps, "tolerations", (const char *)NULL);
 	wg_buf_addf(&path, "[%zu]", (size_t)seq->len - 1);
-	wg_record_change(ctx, WG_CHANGE_ADD, res, tx_pos(seq, sel->pod.spec),
+	wg_record_change(ctx, WG_CHANGE_ADD, res, tx_pos(seq, ps->spec),
 			 path.buf, NULL, t, reason);
 out:
 	wg_buf_release(&path);
+}
+
+static int run(struct wg_ctx *ctx, struct wg_resources *list,
+	       struct wg_resource *res, const void *config)
+{
+	struct wg_selection *sel = tx_windows(ctx, list, res);
+
+	(void)config;
+	for (size_t i = 0; sel && ctx->profile->taint.key && i < sel->npods;
+	     i++)
+		run_pod(ctx, list, res, sel, &sel->pods[i]);
 	return 0;
 }
 

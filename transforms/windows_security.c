@@ -70,6 +70,7 @@ struct job {
 	struct wg_resource *res;
 	struct wg_selection *sel;
 	struct wg_buf path;
+	const struct wg_podspec *ps;	/* the pod template at work */
 };
 
 static void record(struct job *j, const struct wg_node *old, const char *why)
@@ -161,7 +162,7 @@ static const struct wg_node *hp_of(const struct wg_node *holder)
 
 static void check_host_process(struct job *j)
 {
-	const struct wg_node *spec = j->sel->pod.spec;
+	const struct wg_node *spec = j->ps->spec;
 	const struct wg_node *pod = hp_of(spec), *net, *nonroot;
 	struct wg_container_iter it;
 	struct wg_container c;
@@ -173,7 +174,7 @@ static void check_host_process(struct job *j)
 
 		if (pod && hp && !wg_node_equal(pod, hp))
 			wg_error(j->ctx, j->res, hp,
-				 wg_container_path(&j->path, &j->sel->pod, &c,
+				 wg_container_path(&j->path, j->ps, &c,
 					"securityContext", "windowsOptions",
 					"hostProcess", (const char *)NULL),
 				 "is %.*s, but the pod's hostProcess is %.*s; "
@@ -182,7 +183,7 @@ static void check_host_process(struct job *j)
 		else if (j->sel->host_process
 			 && !wg_scalar_is(hp ? hp : pod, "true"))
 			wg_error(j->ctx, j->res, c.node,
-				 wg_container_path(&j->path, &j->sel->pod, &c,
+				 wg_container_path(&j->path, j->ps, &c,
 						   (const char *)NULL),
 				 "container '%s' is not a HostProcess "
 				 "container, but others in the pod are; all "
@@ -191,7 +192,7 @@ static void check_host_process(struct job *j)
 		nonroot = wg_path_get(c.node, "securityContext.runAsNonRoot");
 		if (j->sel->host_process && wg_scalar_is(nonroot, "true"))
 			wg_error(j->ctx, j->res, nonroot,
-				 wg_container_path(&j->path, &j->sel->pod, &c,
+				 wg_container_path(&j->path, j->ps, &c,
 					"securityContext", "runAsNonRoot",
 					(const char *)NULL),
 				 "is true, which HostProcess containers do "
@@ -202,14 +203,14 @@ static void check_host_process(struct job *j)
 	nonroot = wg_path_get(spec, "securityContext.runAsNonRoot");
 	if (wg_scalar_is(nonroot, "true"))
 		wg_error(j->ctx, j->res, nonroot,
-			 wg_podspec_path(&j->path, &j->sel->pod,
+			 wg_podspec_path(&j->path, j->ps,
 					 "securityContext", "runAsNonRoot",
 					 (const char *)NULL),
 			 "is true, which HostProcess pods do not allow");
 	net = wg_map_get(spec, "hostNetwork");
 	if (!wg_scalar_is(net, "true"))
 		wg_error(j->ctx, j->res, net ? net : spec,
-			 wg_podspec_path(&j->path, &j->sel->pod, "hostNetwork",
+			 wg_podspec_path(&j->path, j->ps, "hostNetwork",
 					 (const char *)NULL),
 			 "must be true in a HostProcess pod");
 }
@@ -218,21 +219,25 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	       struct wg_resource *res, const void *config)
 {
 	struct job j = { ctx, list, res, tx_windows(ctx, list, res),
-			 WG_BUF_INIT };
+			 WG_BUF_INIT, NULL };
 	struct wg_buf base = WG_BUF_INIT;
 	struct wg_container_iter it;
 	struct wg_container c;
+	const char *spec_path;
 
 	(void)config;
-	if (!j.sel)
-		return 0;
-	check_host_process(&j);
-	strip(&j, j.sel->pod.spec, j.sel->pod.kind->spec, pod_fields);
-	strip_sc(&j, j.sel->pod.spec, j.sel->pod.kind->spec, pod_sc_fields);
-	wg_container_iter_init(&it, j.sel->pod.spec);
-	while (wg_container_next(&it, &c)) {
-		wg_container_path(&base, &j.sel->pod, &c, (const char *)NULL);
-		strip_sc(&j, c.node, base.buf, ctr_sc_fields);
+	for (size_t i = 0; j.sel && i < j.sel->npods; i++) {
+		j.ps = &j.sel->pods[i];
+		spec_path = wg_arena_strdup(&list->arena, wg_podspec_path(
+			&base, j.ps, (const char *)NULL));
+		check_host_process(&j);
+		strip(&j, j.ps->spec, spec_path, pod_fields);
+		strip_sc(&j, j.ps->spec, spec_path, pod_sc_fields);
+		wg_container_iter_init(&it, j.ps->spec);
+		while (wg_container_next(&it, &c)) {
+			wg_container_path(&base, j.ps, &c, (const char *)NULL);
+			strip_sc(&j, c.node, base.buf, ctr_sc_fields);
+		}
 	}
 	wg_buf_release(&base);
 	wg_buf_release(&j.path);

@@ -46,12 +46,12 @@ static size_t *counters(const struct wg_profile *p, struct wg_resources *list)
 	return st->matches;
 }
 
+/* A RuntimeClass must say its group: a pod's runtimeClassName names
+ * node.k8s.io's. */
 static bool is_runtime_class(const struct wg_resource *res)
 {
-	const struct wg_node *api = wg_map_get(res->root, "apiVersion");
-
-	return wg_resource_kind_is(res, "RuntimeClass") && wg_is_scalar(api)
-	       && api->len > 12 && memcmp(api->u.str, "node.k8s.io/", 12) == 0;
+	return wg_map_get(res->root, "apiVersion")
+	       && wg_is_kind(res, WG_KIND_RUNTIME_CLASS);
 }
 
 /* (Re)indexes the RuntimeClasses when the list changed length. */
@@ -127,30 +127,36 @@ static bool kind_listed(const struct wg_select *e, const struct wg_resource *r)
 	return false;
 }
 
+/* Whether an image of any pod template matches; one is enough. */
 static int images_match(struct match *m, const struct wg_select *e,
-			const struct wg_podspec *ps)
+			const struct wg_selection *sel)
 {
 	struct wg_container_iter it;
 	struct wg_container c;
 	struct wg_buf path = WG_BUF_INIT;
 	int rc = 0;
 
-	wg_container_iter_init(&it, ps->spec);
-	while (rc == 0 && wg_container_next(&it, &c)) {
-		const struct wg_node *image = wg_map_get(c.node, "image");
+	for (size_t i = 0; rc == 0 && i < sel->npods; i++) {
+		const struct wg_podspec *ps = &sel->pods[i];
 
-		if (!wg_is_scalar(image))
-			continue;
-		rc = regex_on(m, e->image, "image", image,
-			      wg_container_path(&path, ps, &c, "image",
-						(const char *)NULL));
+		wg_container_iter_init(&it, ps->spec);
+		while (rc == 0 && wg_container_next(&it, &c)) {
+			const struct wg_node *image = wg_map_get(c.node,
+								 "image");
+
+			if (!wg_is_scalar(image))
+				continue;
+			rc = regex_on(m, e->image, "image", image,
+				      wg_container_path(&path, ps, &c, "image",
+							(const char *)NULL));
+		}
 	}
 	wg_buf_release(&path);
 	return rc;
 }
 
 static int entry_matches(struct match *m, const struct wg_select *e,
-			 const struct wg_podspec *ps)
+			 const struct wg_selection *sel)
 {
 	const struct wg_node *meta = wg_map_get(m->res->root, "metadata");
 	int rc;
@@ -173,7 +179,7 @@ static int entry_matches(struct match *m, const struct wg_select *e,
 					  wg_map_get(meta, "annotations")))
 		return 0;
 	if (e->image)
-		return images_match(m, e, ps);
+		return images_match(m, e, sel);
 	return 1;
 }
 
@@ -198,7 +204,7 @@ static bool rc_selects_windows(const struct wg_resource *rc)
 }
 
 /* Whether the pod spec already targets Windows; *field says where. */
-static bool pod_targets_windows(const struct wg_profile *p,
+static bool spec_targets_windows(const struct wg_profile *p,
 				struct wg_resources *list,
 				const struct wg_podspec *ps, struct wg_buf *field)
 {
@@ -242,7 +248,20 @@ static bool pod_targets_windows(const struct wg_profile *p,
 	return false;
 }
 
-static bool host_process(const struct wg_podspec *ps)
+/* Whether a pod template of sel already targets Windows: one says it
+ * for the workload, as one image does for windows.select. */
+static bool pod_targets_windows(const struct wg_profile *p,
+				struct wg_resources *list,
+				const struct wg_selection *sel,
+				struct wg_buf *field)
+{
+	for (size_t i = 0; i < sel->npods; i++)
+		if (spec_targets_windows(p, list, &sel->pods[i], field))
+			return true;
+	return false;
+}
+
+static bool spec_host_process(const struct wg_podspec *ps)
 {
 	const struct wg_node *pod = wg_path_get(ps->spec,
 		"securityContext.windowsOptions.hostProcess");
@@ -260,28 +279,45 @@ static bool host_process(const struct wg_podspec *ps)
 	return false;
 }
 
+static bool host_process(const struct wg_selection *sel)
+{
+	for (size_t i = 0; i < sel->npods; i++)
+		if (spec_host_process(&sel->pods[i]))
+			return true;
+	return false;
+}
+
 /* The first container image b's hosts cannot run (its release or arch:
- * images.h), or NULL; *ref says what it names.  HostProcess containers
- * need not match the host's build, but still its arch. */
+ * images.h), of any pod template, or NULL; *ref says what it names and
+ * *path (when not NULL) its field.  HostProcess containers need not match
+ * the host's build, but still its arch. */
 static const struct wg_node *image_misfit(const struct wg_selection *sel,
 					  const struct wg_build *b,
-					  struct wg_image_ref *ref)
+					  struct wg_image_ref *ref,
+					  struct wg_buf *path)
 {
 	struct wg_container_iter it;
 	struct wg_container c;
 
-	wg_container_iter_init(&it, sel->pod.spec);
-	while (wg_container_next(&it, &c)) {
-		const struct wg_node *image = wg_map_get(c.node, "image");
-		enum wg_image_fit fit;
+	for (size_t i = 0; i < sel->npods; i++) {
+		wg_container_iter_init(&it, sel->pods[i].spec);
+		while (wg_container_next(&it, &c)) {
+			const struct wg_node *image = wg_map_get(c.node,
+								 "image");
+			enum wg_image_fit fit;
 
-		if (!wg_is_scalar(image))
-			continue;
-		wg_image_parse(image->u.str, image->len, ref);
-		fit = wg_image_fit(ref, sel->host_process ? NULL : b->release,
-				   b->arch);
-		if (fit == WG_FIT_RELEASE || fit == WG_FIT_ARCH)
+			if (!wg_is_scalar(image))
+				continue;
+			wg_image_parse(image->u.str, image->len, ref);
+			fit = wg_image_fit(ref, sel->host_process ? NULL
+					   : b->release, b->arch);
+			if (fit != WG_FIT_RELEASE && fit != WG_FIT_ARCH)
+				continue;
+			if (path)
+				wg_container_path(path, &sel->pods[i], &c,
+						  "image", (const char *)NULL);
 			return image;
+		}
 	}
 	return NULL;
 }
@@ -289,11 +325,10 @@ static const struct wg_node *image_misfit(const struct wg_selection *sel,
 /* Whether the pod spec agrees with build b where it names one: its
  * nodeSelector arch and windows-build, its runtimeClassName, and the
  * releases its Windows base images are built for. */
-static bool agrees(const struct wg_selection *sel, const struct wg_build *b)
+static bool spec_agrees(const struct wg_podspec *ps, const struct wg_build *b)
 {
-	const struct wg_node *ns = wg_map_get(sel->pod.spec, "nodeSelector");
+	const struct wg_node *ns = wg_map_get(ps->spec, "nodeSelector");
 	const struct wg_node *v;
-	struct wg_image_ref ref;
 
 	for (size_t i = 0; i < 2; i++) {
 		v = wg_map_get(ns, arch_keys[i]);
@@ -303,11 +338,19 @@ static bool agrees(const struct wg_selection *sel, const struct wg_build *b)
 	v = wg_map_get(ns, WG_LABEL_WINDOWS_BUILD);
 	if (wg_is_scalar(v) && !wg_scalar_is(v, b->release->build))
 		return false;
-	v = wg_map_get(sel->pod.spec, "runtimeClassName");
-	if (wg_is_scalar(v) && !wg_node_is_null(v)
-	    && !wg_scalar_is(v, b->runtime_class))
-		return false;
-	return !image_misfit(sel, b, &ref);
+	v = wg_map_get(ps->spec, "runtimeClassName");
+	return !(wg_is_scalar(v) && !wg_node_is_null(v)
+		 && !wg_scalar_is(v, b->runtime_class));
+}
+
+static bool agrees(const struct wg_selection *sel, const struct wg_build *b)
+{
+	struct wg_image_ref ref;
+
+	for (size_t i = 0; i < sel->npods; i++)
+		if (!spec_agrees(&sel->pods[i], b))
+			return false;
+	return !image_misfit(sel, b, &ref, NULL);
 }
 
 static void choose_build(struct wg_arena *arena, const struct wg_profile *p,
@@ -533,21 +576,13 @@ static void check_images(struct wg_ctx *ctx, struct wg_resource *res,
 			 const struct wg_selection *sel)
 {
 	struct wg_image_ref ref;
-	const struct wg_node *image = image_misfit(sel, sel->build, &ref);
 	struct wg_buf path = WG_BUF_INIT;
+	const struct wg_node *image = image_misfit(sel, sel->build, &ref,
+						   &path);
 
-	if (!image)
+	if (!image) {
+		wg_buf_release(&path);
 		return;
-	/* the field path: find which container holds it */
-	{
-		struct wg_container_iter it;
-		struct wg_container c;
-
-		wg_container_iter_init(&it, sel->pod.spec);
-		while (wg_container_next(&it, &c))
-			if (wg_map_get(c.node, "image") == image)
-				wg_container_path(&path, &sel->pod, &c,
-						  "image", (const char *)NULL);
 	}
 	if (wg_image_fit(&ref, sel->host_process ? NULL
 			 : sel->build->release, sel->build->arch)
@@ -599,7 +634,7 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 		if (first >= 0 && matches[i])
 			continue;	/* only counting, and it is counted */
 		m.entry = i;
-		rc = entry_matches(&m, &p->select[i], &sel->pod);
+		rc = entry_matches(&m, &p->select[i], sel);
 		if (rc < 0)
 			sel->failed = true;
 		if (rc > 0) {
@@ -608,8 +643,8 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 				first = (long)i;
 		}
 	}
-	sel->host_process = host_process(&sel->pod);
-	sel->pod_windows = pod_targets_windows(p, list, &sel->pod, &field);
+	sel->host_process = host_process(sel);
+	sel->pod_windows = pod_targets_windows(p, list, sel, &field);
 	if (sel->failed)
 		goto out;
 	if (wg_scalar_is(force, "false")) {
@@ -667,6 +702,21 @@ out:
 	wg_buf_release(&field);
 }
 
+/* Locates every pod spec of res into sel (kinds: the profile's declared
+ * kinds, or NULL). */
+static void find_pods(struct wg_resources *list,
+		      const struct wg_kind_set *kinds,
+		      const struct wg_resource *res, struct wg_selection *sel)
+{
+	sel->kinds = kinds;
+	sel->npods = wg_podspec_find_all(&list->arena, kinds, res, &sel->pods);
+	sel->workload = sel->npods > 0;
+	if (sel->workload)
+		sel->pod = sel->pods[0];
+	else
+		memset(&sel->pod, 0, sizeof(sel->pod));
+}
+
 struct wg_selection *wg_select_as_copy(struct wg_resources *list,
 				       struct wg_resource *copy,
 				       const struct wg_selection *from,
@@ -676,7 +726,7 @@ struct wg_selection *wg_select_as_copy(struct wg_resources *list,
 	struct wg_selection *sel = wg_arena_alloc(arena, sizeof(*sel));
 
 	*sel = *from;
-	sel->workload = wg_podspec_find(copy, &sel->pod);
+	find_pods(list, from->kinds, copy, sel);
 	sel->build = b;
 	sel->build_why = wg_arena_printf(arena, "fan-out of %s",
 					 from->targets_why);
@@ -703,7 +753,7 @@ struct wg_selection *wg_select(struct wg_ctx *ctx, struct wg_resources *list,
 	res->sel = sel;
 	if (!wg_is_map(res->root))
 		return sel;
-	sel->workload = wg_podspec_find(res, &sel->pod);
+	find_pods(list, ctx->profile ? &ctx->profile->kinds : NULL, res, sel);
 	if (sel->workload && ctx->profile && ctx->profile->nbuilds)
 		compute(ctx, list, res, sel);
 	return sel;

@@ -230,7 +230,8 @@ static void check_windows(struct check *c)
 	if (wg_scalar_is(wg_map_get(spec, "hostIPC"), "true"))
 		bad(c, wg_map_get(spec, "hostIPC"), spec_path(c, "hostIPC",
 		    NULL), "cannot be set for a windows pod");
-	forbid(c, spec, pod_forbidden, c->ps->kind->spec);
+	wg_podspec_path(&base, c->ps, (const char *)NULL);
+	forbid(c, spec, pod_forbidden, base.buf);
 	wg_podspec_path(&base, c->ps, "securityContext", (const char *)NULL);
 	forbid(c, wg_map_get(spec, "securityContext"), pod_sc_forbidden,
 	       base.buf);
@@ -253,8 +254,8 @@ static void check_windows(struct check *c)
 			all_hp = false;
 	}
 	if (any_hp && !all_hp)
-		bad(c, spec, c->ps->kind->spec, "a HostProcess pod must have "
-		    "only HostProcess containers");
+		bad(c, spec, wg_podspec_path(&base, c->ps, (const char *)NULL),
+		    "a HostProcess pod must have only HostProcess containers");
 	if (any_hp && !wg_scalar_is(wg_map_get(spec, "hostNetwork"), "true"))
 		bad(c, spec, spec_path(c, "hostNetwork", NULL),
 		    "must be true for a HostProcess pod");

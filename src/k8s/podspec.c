@@ -4,79 +4,105 @@
 #include <string.h>
 
 /*
- * extensions/v1beta1 served Deployments, DaemonSets and ReplicaSets until
- * 1.16; old manifests still say so.
+ * Walks the pod templates of one template path of a kind: path is split
+ * at each "[]" step, and every item of that list is walked with the rest.
+ * fn gets each template node with the item indexes of its steps.
  */
-const struct wg_podspec_kind wg_podspec_kinds[] = {
-	{ "Deployment", "apps|extensions", "spec.template",
-	  "spec.template.spec" },
-	{ "StatefulSet", "apps", "spec.template", "spec.template.spec" },
-	{ "DaemonSet", "apps|extensions", "spec.template",
-	  "spec.template.spec" },
-	{ "ReplicaSet", "apps|extensions", "spec.template",
-	  "spec.template.spec" },
-	{ "ReplicationController", "", "spec.template", "spec.template.spec" },
-	{ "Job", "batch", "spec.template", "spec.template.spec" },
-	{ "CronJob", "batch", "spec.jobTemplate.spec.template",
-	  "spec.jobTemplate.spec.template.spec" },
-	{ "Pod", "", "", "spec" },
-	{ "PodTemplate", "", "template", "template.spec" },
-	{ NULL, NULL, NULL, NULL },
+struct walk {
+	const struct wg_kind *kind;
+	unsigned tpl;
+	size_t items[WG_KIND_MAX_ITEMS];
+	struct wg_podspec *out;	/* NULL: count only */
+	size_t n;
 };
 
-/* Whether the group of apiVersion ("apps/v1" -> apps, "v1" -> core) is one
- * of groups ("apps|extensions"). */
-static bool group_ok(const struct wg_node *api, const char *groups)
+static void found(struct walk *w, struct wg_node *tmpl, unsigned depth)
 {
-	const char *slash;
-	size_t glen;
+	struct wg_node *spec = wg_map_get(tmpl, "spec");
+	struct wg_podspec *ps;
 
-	if (!api)
-		return true;	/* no apiVersion: trust the kind */
-	if (!wg_is_scalar(api))
-		return false;
-	slash = memchr(api->u.str, '/', api->len);
-	glen = slash ? (size_t)(slash - api->u.str) : 0;
-	for (const char *g = groups;;) {
-		size_t n = strcspn(g, "|");
+	if (!wg_is_map(tmpl) || !wg_is_map(spec))
+		return;
+	if (w->out) {
+		ps = &w->out[w->n];
+		ps->kind = w->kind;
+		ps->tpl = w->tpl;
+		ps->nitems = depth;
+		memcpy(ps->items, w->items, sizeof(ps->items));
+		ps->tmpl = tmpl;
+		ps->spec = spec;
+	}
+	w->n++;
+}
 
-		if (n == glen && memcmp(g, api->u.str, n) == 0)
-			return true;
-		if (!g[n])
-			return false;
-		g += n + 1;
+static void walk(struct walk *w, struct wg_node *at, const char *path,
+		 unsigned depth)
+{
+	const char *step = strstr(path, "[]");
+	struct wg_buf head = WG_BUF_INIT;
+	struct wg_node *seq;
+
+	if (!step) {
+		found(w, *path ? wg_path_get(at, path) : at, depth);
+		return;
+	}
+	if (depth == WG_KIND_MAX_ITEMS)
+		return;	/* the profile check refuses deeper paths */
+	wg_buf_add(&head, path, (size_t)(step - path));
+	seq = head.len ? wg_path_get(at, head.buf) : at;
+	wg_buf_release(&head);
+	step += 2;
+	if (*step == '.')
+		step++;
+	for (size_t i = 0; wg_is_seq(seq) && i < seq->len; i++) {
+		w->items[depth] = i;
+		walk(w, wg_seq_item(seq, i), step, depth + 1);
 	}
 }
 
-const struct wg_podspec_kind *wg_podspec_kind_of(const struct wg_resource *res)
+static size_t walk_all(const struct wg_kind *k, const struct wg_resource *res,
+		       struct wg_podspec *out)
 {
-	const struct wg_node *kind = wg_map_get(res->root, "kind");
+	struct walk w = { .kind = k, .out = out };
 
-	if (!wg_is_scalar(kind))
-		return NULL;
-	for (const struct wg_podspec_kind *k = wg_podspec_kinds; k->kind; k++)
-		if (wg_scalar_is(kind, k->kind))
-			return group_ok(wg_map_get(res->root, "apiVersion"),
-					k->groups) ? k : NULL;
-	return NULL;
+	for (unsigned t = 0; t < WG_KIND_MAX_TEMPLATES && k->templates[t];
+	     t++) {
+		w.tpl = t;
+		walk(&w, res->root, k->templates[t], 0);
+	}
+	return w.n;
+}
+
+size_t wg_podspec_find_all(struct wg_arena *arena,
+			   const struct wg_kind_set *extra,
+			   const struct wg_resource *res,
+			   struct wg_podspec **out)
+{
+	const struct wg_kind *k = wg_kind_of(extra, res);
+	size_t n = k ? walk_all(k, res, NULL) : 0;
+
+	*out = NULL;
+	if (!n)
+		return 0;
+	*out = wg_arena_zalloc(arena, n * sizeof(**out));
+	return walk_all(k, res, *out);
 }
 
 bool wg_podspec_find(const struct wg_resource *res, struct wg_podspec *out)
 {
-	const struct wg_podspec_kind *k = wg_podspec_kind_of(res);
-	struct wg_node *tmpl, *spec;
+	const struct wg_kind *k = wg_kind_of(NULL, res);
+	struct wg_arena scratch = WG_ARENA_INIT;
+	struct wg_podspec *all;
+	size_t n;
 
 	memset(out, 0, sizeof(*out));
 	if (!k)
 		return false;
-	tmpl = *k->tmpl ? wg_path_get(res->root, k->tmpl) : res->root;
-	spec = wg_map_get(tmpl, "spec");
-	if (!wg_is_map(tmpl) || !wg_is_map(spec))
-		return false;
-	out->kind = k;
-	out->tmpl = tmpl;
-	out->spec = spec;
-	return true;
+	n = wg_podspec_find_all(&scratch, NULL, res, &all);
+	if (n)
+		*out = all[0];
+	wg_arena_release(&scratch);
+	return n > 0;
 }
 
 static struct wg_node *meta_map(const struct wg_podspec *ps, const char *key)
@@ -104,13 +130,55 @@ static void add_keys(struct wg_buf *out, va_list ap)
 		wg_path_append_key(out, key, strlen(key));
 }
 
+/* Appends path with each "[]" step replaced by ps's item index. */
+static void add_expanded(struct wg_buf *out, const struct wg_podspec *ps,
+			 const char *path)
+{
+	unsigned i = 0;
+
+	for (const char *step; (step = strstr(path, "[]")); path = step + 2) {
+		wg_buf_add(out, path, (size_t)(step - path));
+		wg_buf_addf(out, "[%zu]", i < ps->nitems ? ps->items[i] : 0);
+		i++;
+	}
+	wg_buf_addstr(out, path);
+}
+
+const char *wg_podspec_expand(struct wg_buf *out, const struct wg_podspec *ps,
+			      const char *path)
+{
+	wg_buf_reset(out);
+	add_expanded(out, ps, path);
+	return out->buf;
+}
+
+/* The pod spec's path: the template's, then "spec". */
+static void add_spec(struct wg_buf *out, const struct wg_podspec *ps)
+{
+	add_expanded(out, ps, ps->kind->templates[ps->tpl]);
+	wg_path_append_key(out, "spec", 4);
+}
+
 const char *wg_podspec_path(struct wg_buf *out, const struct wg_podspec *ps,
 			    ...)
 {
 	va_list ap;
 
 	wg_buf_reset(out);
-	wg_buf_addstr(out, ps->kind->spec);
+	add_spec(out, ps);
+	va_start(ap, ps);
+	add_keys(out, ap);
+	va_end(ap);
+	return out->buf;
+}
+
+const char *wg_podspec_tmpl_path(struct wg_buf *out,
+				 const struct wg_podspec *ps, ...)
+{
+	va_list ap;
+
+	wg_buf_reset(out);
+	add_expanded(out, ps, ps->kind->templates[ps->tpl]);
 	va_start(ap, ps);
 	add_keys(out, ap);
 	va_end(ap);
@@ -158,7 +226,7 @@ const char *wg_container_path(struct wg_buf *out, const struct wg_podspec *ps,
 	va_list ap;
 
 	wg_buf_reset(out);
-	wg_buf_addstr(out, ps->kind->spec);
+	add_spec(out, ps);
 	wg_path_append_key(out, c->list, strlen(c->list));
 	wg_buf_addf(out, "[%zu]", c->index);
 	va_start(ap, c);

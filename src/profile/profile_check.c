@@ -20,12 +20,9 @@
 #define DEFAULT_HANDLER "runhcs-wcow-process"
 #define DEFAULT_NAME "wingen"
 
-/* The kinds with a pod spec (DESIGN.md, "The data model"). */
-static const char *const workload_kinds[] = {
-	"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet",
-	"ReplicationController", "Job", "CronJob", "Pod", "PodTemplate",
-};
-#define NKINDS (sizeof(workload_kinds) / sizeof(*workload_kinds))
+/* Kind names a message lists, at most (the kinds table, kinds.h, and the
+ * profile's workloads:). */
+#define MAX_KIND_NAMES 64
 
 static const char *const arches[] = { "amd64", "arm64" };
 static const char *const effects[] = {
@@ -723,12 +720,18 @@ static void check_select_entry(struct wg_profile_loader *L, size_t i,
 	s->kinds = wg_arena_zalloc(&L->p->arena,
 				   (s->nkinds + 1) * sizeof(*s->kinds));
 	for (size_t k = 0; k < s->nkinds; k++) {
+		const char *names[MAX_KIND_NAMES];
+		size_t n;
+
 		s->kinds[k] = dup(L, rs->kinds[k]);
-		if (one_of(s->kinds[k], workload_kinds, NKINDS) < 0)
-			bad_choice(L, wg_arena_printf(&L->p->arena,
-						      "%s.kinds[%zu]", base, k),
-				   "workload kind", s->kinds[k],
-				   workload_kinds, NKINDS);
+		if (wg_kind_named(&L->p->kinds, s->kinds[k],
+				  strlen(s->kinds[k])))
+			continue;
+		n = wg_kind_names(&L->p->kinds, names, MAX_KIND_NAMES);
+		bad_choice(L, wg_arena_printf(&L->p->arena, "%s.kinds[%zu]",
+					      base, k),
+			   "workload kind", s->kinds[k], names,
+			   n < MAX_KIND_NAMES ? n : MAX_KIND_NAMES);
 	}
 	if (rs->name)
 		s->name = compile(L, wg_arena_printf(&L->p->arena, "%s.name",

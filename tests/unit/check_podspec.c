@@ -52,6 +52,25 @@ static const struct {
 	{ "apiVersion: v1\nkind: Pod\nspec: {marker: 1}\n", "spec" },
 	{ "apiVersion: v1\nkind: PodTemplate\ntemplate:\n  spec: {marker: 1}\n",
 	  "template.spec" },
+	/* custom resources: each project's own group */
+	{ "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nspec:\n"
+	  "  template:\n    spec: {marker: 1}\n", "spec.template.spec" },
+	{ "apiVersion: keda.sh/v1alpha1\nkind: ScaledJob\nspec:\n"
+	  "  jobTargetRef:\n    template:\n      spec: {marker: 1}\n",
+	  "spec.jobTargetRef.template.spec" },
+	{ "apiVersion: serving.knative.dev/v1\nkind: Service\nspec:\n"
+	  "  template:\n    spec: {marker: 1}\n", "spec.template.spec" },
+	{ "apiVersion: serving.knative.dev/v1\nkind: Configuration\nspec:\n"
+	  "  template:\n    spec: {marker: 1}\n", "spec.template.spec" },
+	{ "apiVersion: apps.kruise.io/v1alpha1\nkind: CloneSet\nspec:\n"
+	  "  template:\n    spec: {marker: 1}\n", "spec.template.spec" },
+	{ "apiVersion: apps.kruise.io/v1beta1\nkind: StatefulSet\nspec:\n"
+	  "  template:\n    spec: {marker: 1}\n", "spec.template.spec" },
+	{ "apiVersion: apps.kruise.io/v1alpha1\nkind: DaemonSet\nspec:\n"
+	  "  template:\n    spec: {marker: 1}\n", "spec.template.spec" },
+	{ "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nspec:\n"
+	  "  tasks:\n  - template:\n      spec: {marker: 1}\n",
+	  "spec.tasks[0].template.spec" },
 };
 
 START_TEST(test_every_kind)
@@ -62,7 +81,8 @@ START_TEST(test_every_kind)
 	one_read(&o, kinds[_i].yaml);
 	ck_assert(o.found);
 	ck_assert(wg_scalar_is(wg_map_get(o.ps.spec, "marker"), "1"));
-	ck_assert_str_eq(o.ps.kind->spec, kinds[_i].path);
+	ck_assert_str_eq(wg_podspec_path(&path, &o.ps, (const char *)NULL),
+			 kinds[_i].path);
 	ck_assert_ptr_eq(wg_map_get(o.ps.tmpl, "spec"), o.ps.spec);
 	ck_assert_str_eq(wg_podspec_path(&path, &o.ps, "nodeSelector",
 					 "kubernetes.io/os",
@@ -101,6 +121,13 @@ START_TEST(test_groups)
 		{ "apiVersion: batch/v1\nkind: StatefulSet\nspec:\n"
 		  "  template: {spec: {}}\n", false },
 		{ "apiVersion: v1\nkind: Service\nspec: {}\n", false },
+		{ "apiVersion: v1\nkind: Service\nspec:\n"
+		  "  template: {spec: {}}\n", false },
+		/* a custom resource must name its group */
+		{ "kind: Rollout\nspec:\n  template: {spec: {}}\n", false },
+		{ "kind: Service\nspec:\n  template: {spec: {}}\n", false },
+		{ "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nspec:\n"
+		  "  workloadRef: {kind: Deployment, name: web}\n", false },
 		/* a workload without a pod spec mapping */
 		{ "apiVersion: apps/v1\nkind: Deployment\nspec:\n"
 		  "  template: {spec: []}\n", false },
@@ -127,8 +154,8 @@ START_TEST(test_kind_of)
 
 	one_read(&o, "apiVersion: batch/v1\nkind: CronJob\nspec: {}\n");
 	ck_assert(!o.found);	/* no pod spec, but the kind is known */
-	ck_assert_ptr_nonnull(wg_podspec_kind_of(o.list.items[0]));
-	ck_assert_str_eq(wg_podspec_kind_of(o.list.items[0])->kind,
+	ck_assert_ptr_nonnull(wg_kind_of(NULL, o.list.items[0]));
+	ck_assert_str_eq(wg_kind_of(NULL, o.list.items[0])->kind,
 			 "CronJob");
 	one_free(&o);
 }
@@ -244,6 +271,101 @@ START_TEST(test_path_escaping)
 }
 END_TEST
 
+/* A list of templates: one pod spec per item, each with its own path. */
+START_TEST(test_template_lists)
+{
+	struct one o;
+	struct wg_podspec *all;
+	struct wg_buf path = WG_BUF_INIT;
+	size_t n;
+
+	one_read(&o, "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\n"
+		     "spec:\n  tasks:\n"
+		     "  - {name: a, replicas: 2, template: {spec: {m: a}}}\n"
+		     "  - {name: skipped, template: {spec: []}}\n"
+		     "  - {name: c, replicas: 5, template: {spec: {m: c}}}\n");
+	n = wg_podspec_find_all(&o.list.arena, NULL, o.list.items[0], &all);
+	ck_assert_uint_eq(n, 2);
+	ck_assert(wg_scalar_is(wg_map_get(all[0].spec, "m"), "a"));
+	ck_assert(wg_scalar_is(wg_map_get(all[1].spec, "m"), "c"));
+	ck_assert_str_eq(wg_podspec_path(&path, &all[1], "nodeSelector",
+					 (const char *)NULL),
+			 "spec.tasks[2].template.spec.nodeSelector");
+	ck_assert_str_eq(wg_podspec_tmpl_path(&path, &all[1], "metadata",
+					      (const char *)NULL),
+			 "spec.tasks[2].template.metadata");
+	/* the task's own count, by the same indexes */
+	ck_assert_str_eq(wg_podspec_expand(&path, &all[1], all[1].kind->pods),
+			 "spec.tasks[2].replicas");
+	ck_assert(wg_scalar_is(wg_path_get(o.list.items[0]->root, path.buf),
+			       "5"));
+	/* the first one is what wg_podspec_find gives */
+	ck_assert(o.found);
+	ck_assert_ptr_eq(o.ps.spec, all[0].spec);
+	wg_buf_release(&path);
+	one_free(&o);
+}
+END_TEST
+
+/* A declared kind (the profile's workloads:) with two template paths. */
+START_TEST(test_declared_kind)
+{
+	static const struct wg_kind farm = {
+		.kind = "PodFarm", .groups = "example.com",
+		.templates = { "spec.template", "spec.pools[].template",
+			       NULL },
+		.name_max = 253, .origin = WG_KIND_DECLARED,
+	};
+	const struct wg_kind_set set = { &farm, 1 };
+	struct one o;
+	struct wg_podspec *all;
+	struct wg_buf path = WG_BUF_INIT;
+
+	one_read(&o, "apiVersion: example.com/v2\nkind: PodFarm\nspec:\n"
+		     "  template: {spec: {}}\n"
+		     "  pools: [{template: {spec: {}}},\n"
+		     "          {template: {spec: {}}}]\n");
+	ck_assert(!o.found);	/* not a built-in kind */
+	ck_assert_ptr_eq(wg_kind_of(&set, o.list.items[0]), &farm);
+	ck_assert_uint_eq(wg_podspec_find_all(&o.list.arena, &set,
+					      o.list.items[0], &all), 3);
+	ck_assert_str_eq(wg_podspec_path(&path, &all[0], (const char *)NULL),
+			 "spec.template.spec");
+	ck_assert_str_eq(wg_podspec_path(&path, &all[2], (const char *)NULL),
+			 "spec.pools[1].template.spec");
+	ck_assert_ptr_null(wg_kind_collides("PodFarm", "example.com"));
+	ck_assert_ptr_nonnull(wg_kind_collides("Job", "x.io|batch"));
+	ck_assert_ptr_null(wg_kind_collides("Job", "x.io"));
+	wg_buf_release(&path);
+	one_free(&o);
+}
+END_TEST
+
+/* The one apiVersion parser. */
+START_TEST(test_api_groups)
+{
+	struct wg_arena a = WG_ARENA_INIT;
+	const char *g;
+	size_t len;
+
+	ck_assert(wg_api_group(wg_node_new_str(&a, "apps/v1"), &g, &len));
+	ck_assert_uint_eq(len, 4);
+	ck_assert(memcmp(g, "apps", 4) == 0);
+	ck_assert(wg_api_group(wg_node_new_str(&a, "v1"), &g, &len));
+	ck_assert_uint_eq(len, 0);
+	ck_assert(!wg_api_group(wg_node_new_seq(&a), &g, &len));
+	ck_assert(wg_api_group_in(NULL, "apps"));
+	ck_assert(wg_api_group_in(wg_node_new_str(&a, "v1"), "x|"));
+	ck_assert(!wg_api_group_in(wg_node_new_str(&a, "v1"), "apps"));
+	ck_assert(wg_api_group_in(wg_node_new_str(&a, "extensions/v1beta1"),
+				  "apps|extensions"));
+	ck_assert(!wg_api_group_in(wg_node_new_str(&a, "app/v1"), "apps"));
+	ck_assert(!wg_api_group_in(wg_node_new_str(&a, "apps.kruise.io/v1"),
+				   "apps"));
+	wg_arena_release(&a);
+}
+END_TEST
+
 static Suite *podspec_suite(void)
 {
 	Suite *s = suite_create("podspec");
@@ -257,6 +379,9 @@ static Suite *podspec_suite(void)
 	tcase_add_test(tc, test_no_containers);
 	tcase_add_test(tc, test_template_metadata);
 	tcase_add_test(tc, test_path_escaping);
+	tcase_add_test(tc, test_template_lists);
+	tcase_add_test(tc, test_declared_kind);
+	tcase_add_test(tc, test_api_groups);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -106,6 +106,14 @@ struct wg_selection {
 				   [...], no nodeSelector key for it) */
 	const char *runtime_class;	/* multi: the RuntimeClass without a
 					   build label; NULL: build's */
+	/* Every pod template (added after the fields above): pod is the
+	 * first.  A workload whose kind holds several (a Volcano Job's
+	 * tasks) is selected as one object: an image of any template
+	 * matches, any template may already target Windows, and every
+	 * transform edits every template. */
+	struct wg_podspec *pods;
+	size_t npods;
+	const struct wg_kind_set *kinds;	/* the kinds it was found in */
 };
 
 /*

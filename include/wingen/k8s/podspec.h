@@ -8,44 +8,49 @@
 #include "wingen/yaml/node.h"
 #include "wingen/yaml/resource.h"
 
+#include "wingen/base/arena.h"
+#include "wingen/k8s/kinds.h"
+
 /*
- * Where the pod spec of a workload lives: the one table every transform
- * uses (kustomize's fieldspecs in miniature).
+ * Where the pod specs of a workload live, as its row of the kinds table
+ * (kinds.h) says:
  *
  *   Deployment, StatefulSet, DaemonSet, ReplicaSet,
  *   ReplicationController, Job          spec.template.spec
  *   CronJob                             spec.jobTemplate.spec.template.spec
  *   Pod                                 spec
  *   PodTemplate                         template.spec
+ *   Volcano Job                         spec.tasks[N].template.spec
+ *   ... and every other row of the table or of the profile's workloads:.
  *
- * The kind alone is not enough: a custom resource may call itself "Job".
- * A kind counts only with its own API group (apps or extensions, batch,
- * core); a resource without apiVersion is taken at its kind's word.
+ * A workload may hold several pod templates (one per template path, and
+ * one per item of a "[]" step); each is one struct wg_podspec.
  */
-
-struct wg_podspec_kind {
-	const char *kind;
-	const char *groups;	/* accepted API groups, '|'-separated; "" core */
-	const char *tmpl;	/* path of the pod template ("" = the root) */
-	const char *spec;	/* path of the pod spec, for field names */
-};
-
-/* Every kind of the table, ended by an entry with kind NULL. */
-extern const struct wg_podspec_kind wg_podspec_kinds[];
-
-/* The table entry for res (kind and group), or NULL: not a workload. */
-const struct wg_podspec_kind *wg_podspec_kind_of(const struct wg_resource *res);
 
 /* A located pod spec.  Nodes point into the resource's tree. */
 struct wg_podspec {
-	const struct wg_podspec_kind *kind;
+	const struct wg_kind *kind;
+	unsigned tpl;		/* which of kind->templates */
+	unsigned nitems;	/* the "[]" steps of that path */
+	size_t items[WG_KIND_MAX_ITEMS];	/* the item index of each */
 	struct wg_node *tmpl;	/* mapping with metadata and spec */
 	struct wg_node *spec;	/* the pod spec mapping */
 };
 
 /*
- * Locates the pod spec of res.  Returns true and fills *out when res is a
- * workload kind whose pod spec is a mapping; false otherwise (out zeroed).
+ * Every pod spec of res, whose kind is one of the table's or of extra
+ * (may be NULL): in template order, each list in item order.  Templates
+ * that are not a mapping with a spec mapping are skipped.  Returns how
+ * many; *out is an array in arena (NULL when none).
+ */
+size_t wg_podspec_find_all(struct wg_arena *arena,
+			   const struct wg_kind_set *extra,
+			   const struct wg_resource *res,
+			   struct wg_podspec **out);
+
+/*
+ * The first pod spec of res, a kind of the built-in table.  Returns true
+ * and fills *out when there is one; false otherwise (out zeroed).
  */
 bool wg_podspec_find(const struct wg_resource *res, struct wg_podspec *out);
 
@@ -62,6 +67,20 @@ struct wg_node *wg_podspec_annotations(const struct wg_podspec *ps);
  */
 const char *wg_podspec_path(struct wg_buf *out, const struct wg_podspec *ps,
 			    ...);
+
+/* As wg_podspec_path(), from the pod template: "spec.template.metadata"
+ * for wg_podspec_tmpl_path(out, ps, "metadata", NULL); "metadata" for a
+ * Pod. */
+const char *wg_podspec_tmpl_path(struct wg_buf *out,
+				 const struct wg_podspec *ps, ...);
+
+/*
+ * A path of ps's kind (pods, say) with each "[]" step replaced by the
+ * item index of ps's template: "spec.tasks[].replicas" ->
+ * "spec.tasks[1].replicas" for the second task.  out is reset first.
+ */
+const char *wg_podspec_expand(struct wg_buf *out, const struct wg_podspec *ps,
+			      const char *path);
 
 /*
  * Containers, in the order the API server validates them: initContainers,

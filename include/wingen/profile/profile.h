@@ -7,6 +7,7 @@
 
 #include "wingen/base/arena.h"
 #include "wingen/k8s/catalog.h"
+#include "wingen/k8s/kinds.h"
 #include "wingen/base/ctx.h"
 #include "wingen/k8s/labelsel.h"
 #include "wingen/yaml/node.h"
@@ -103,6 +104,7 @@ struct wg_profile {
 	const struct wg_node **step_configs;	/* config: of each step as
 						   written, NULL when none */
 	bool load_restrictor_none;	/* files may lie outside dir */
+	struct wg_kind_set kinds;	/* workloads: the kinds it declares */
 };
 
 /*

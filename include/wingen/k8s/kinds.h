@@ -1,0 +1,152 @@
+#ifndef WINGEN_KINDS_H
+#define WINGEN_KINDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "wingen/yaml/node.h"
+#include "wingen/yaml/resource.h"
+
+/*
+ * The kinds table: what wingen knows about each kind of object it reads,
+ * as data (kustomize's field specs in spirit).  Selection, every
+ * transform, the Services check, fan-out, the profile check and migrate
+ * read it; no plugin spells a kind, a pod path or an API group itself.
+ *
+ * A workload kind is a kind whose objects hold pod templates: the
+ * built-in Kubernetes workloads, well-known custom resources (Argo
+ * Rollouts, KEDA, Knative Serving, OpenKruise, Volcano), and those a
+ * profile declares under workloads:.  A kind counts only with one of its
+ * own API groups: a custom resource may call itself "Job" or
+ * "StatefulSet".  An object without apiVersion is taken at its kind's
+ * word for the built-in Kubernetes kinds only (a custom resource cannot be
+ * applied without one).
+ *
+ * Paths are wg_path_get() paths from the object's root; "[]" after a key
+ * means every item of that list ("spec.tasks[].template"), and "" is the
+ * root itself (a Pod is its own template).
+ */
+
+/* Template paths per kind, and "[]" steps per path, at most. */
+#define WG_KIND_MAX_TEMPLATES 4
+#define WG_KIND_MAX_ITEMS 4
+
+/* The shape of a workload's label selector. */
+enum wg_selector_shape {
+	WG_SELECTOR_NONE = 0,	/* none: its controller labels the pods
+				   (Pod, Knative, KEDA, Volcano) */
+	WG_SELECTOR_LABELS,	/* a LabelSelector: matchLabels and
+				   matchExpressions */
+	WG_SELECTOR_MAP,	/* a plain map of labels
+				   (ReplicationController) */
+};
+
+/* Where a kind's entry comes from. */
+enum wg_kind_origin {
+	WG_KIND_KUBERNETES = 0,	/* a built-in Kubernetes kind */
+	WG_KIND_CUSTOM,		/* a well-known custom resource */
+	WG_KIND_DECLARED,	/* the profile's workloads: */
+};
+
+struct wg_kind {
+	const char *kind;
+	const char *groups;	/* accepted API groups, '|'-separated; ""
+				   is the core group */
+	/* PodTemplateSpec paths (metadata + spec), NULL-ended. */
+	const char *templates[WG_KIND_MAX_TEMPLATES + 1];
+	const char *selector;	/* path of its label selector, or NULL */
+	enum wg_selector_shape selector_shape;
+	/* A selector that is the controller's unless this key (a path) is
+	 * "true": a Job's generated controller-uid selector. */
+	const char *manual_selector;
+	/* Path of the number of pods it runs at once (default 1 when
+	 * missing); "" exactly one (a Pod); NULL unknown: one per node
+	 * (node_agent) or set by an autoscaler.  "[]" steps take the
+	 * indexes of the template they count. */
+	const char *pods;
+	const char *claims;	/* volumeClaimTemplates path, or NULL */
+	size_t name_max;	/* longest metadata.name its pods allow */
+	bool node_agent;	/* one pod per node, like a DaemonSet */
+	bool no_pods;		/* runs no pods itself (PodTemplate) */
+	enum wg_kind_origin origin;
+	const char *project;	/* "Argo Rollouts"; NULL for Kubernetes */
+	const char *note;	/* what to know about it, for docs, or NULL */
+};
+
+/* Every built-in kind (Kubernetes first, then custom resources), ended by
+ * an entry with kind NULL. */
+extern const struct wg_kind wg_kinds[];
+
+/* More kinds, declared by a profile.  Owned by whoever declares them. */
+struct wg_kind_set {
+	const struct wg_kind *items;
+	size_t len;
+};
+
+/*
+ * The workload kind of res (its kind and API group), from the built-in
+ * table and then extra (may be NULL), or NULL: not a workload.
+ */
+const struct wg_kind *wg_kind_of(const struct wg_kind_set *extra,
+				 const struct wg_resource *res);
+
+/*
+ * The first workload kind called name (len bytes) of any group, or NULL:
+ * for a select entry's kinds: and an HPA's scaleTargetRef, which name a
+ * kind without its object.
+ */
+const struct wg_kind *wg_kind_named(const struct wg_kind_set *extra,
+				    const char *name, size_t len);
+
+/*
+ * The distinct kind names of the table and of extra, in table order, for
+ * messages: up to cap of them go in names.  Returns how many there are.
+ */
+size_t wg_kind_names(const struct wg_kind_set *extra, const char **names,
+		     size_t cap);
+
+/*
+ * The built-in kind called kind whose groups overlap groups ('|'-
+ * separated), or NULL: a profile's declared kind may not shadow one.
+ */
+const struct wg_kind *wg_kind_collides(const char *kind, const char *groups);
+
+/* ---- kinds that are not workloads ---------------------------------------- */
+
+enum wg_known_kind {
+	WG_KIND_SERVICE = 0,	/* v1 Service */
+	WG_KIND_HPA,		/* autoscaling HorizontalPodAutoscaler */
+	WG_KIND_PDB,		/* policy PodDisruptionBudget */
+	WG_KIND_RUNTIME_CLASS,	/* node.k8s.io RuntimeClass */
+	WG_KIND_KNOWN_COUNT
+};
+
+struct wg_known {
+	const char *kind;
+	const char *group;
+};
+
+extern const struct wg_known wg_known_kinds[WG_KIND_KNOWN_COUNT];
+
+/* Whether res is of kind k, in k's group (no apiVersion: its kind's
+ * word). */
+bool wg_is_kind(const struct wg_resource *res, enum wg_known_kind k);
+
+/* ---- API groups ---------------------------------------------------------- */
+
+/*
+ * The API group of an apiVersion scalar: "apps/v1" -> "apps", "v1" -> ""
+ * (the core group).  Sets *group (pointing into api) and *len; false when
+ * api is not a scalar.  The one parser of apiVersion.
+ */
+bool wg_api_group(const struct wg_node *api, const char **group,
+		  size_t *len);
+
+/* Whether api names one of groups ('|'-separated; "" the core group).
+ * A missing api (NULL) is taken as a match. */
+bool wg_api_group_in(const struct wg_node *api, const char *groups);
+
+/* Whether group (len bytes) is one of groups ('|'-separated). */
+bool wg_group_listed(const char *group, size_t len, const char *groups);
+
+#endif
