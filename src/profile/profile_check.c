@@ -1021,6 +1021,7 @@ void wg_profile_check(struct wg_profile_loader *L,
 	check_builds(L, raw->windows);
 	check_default(L, raw->windows);
 	check_taint(L, raw->windows);
+	wg_profile_check_workloads(L, raw);
 	check_select(L, raw->windows);
 	check_images(L, raw->windows);
 	check_rest(L, raw);

@@ -77,6 +77,17 @@ struct raw_linux {
 	bool *pin;
 };
 
+/* One workloads: entry: a kind the profile declares (kinds.h). */
+struct raw_workload {
+	char *group;
+	char *kind;
+	char **templates;
+	unsigned templates_count;
+	char *selector;
+	char *replicas;
+	bool *node_agent;
+};
+
 struct raw_profile {
 	char *api_version;
 	char *kind;
@@ -87,6 +98,8 @@ struct raw_profile {
 	struct raw_linux *linux_;
 	char *templates;
 	/* transforms: read from the node tree (names or {name, config}) */
+	struct raw_workload *workloads;
+	unsigned workloads_count;
 };
 
 /* The top-level schema (profile_schema.c). */
@@ -143,6 +156,12 @@ int wg_profile_cyaml_load(struct wg_ctx *ctx, const char *file,
 			  const char *data, size_t len,
 			  const struct wg_node *root, struct raw_profile **out);
 void wg_profile_cyaml_free(struct raw_profile *raw);
+
+/* Checks workloads: into L->p->kinds, reporting every problem with its
+ * position; runs before windows.select, whose kinds: may name them.
+ * (profile_workloads.c) */
+void wg_profile_check_workloads(struct wg_profile_loader *L,
+				const struct raw_profile *raw);
 
 /* The meaning check: raw -> L->p, reporting every problem. (profile_check.c) */
 void wg_profile_check(struct wg_profile_loader *L,

@@ -114,6 +114,23 @@ static const cyaml_schema_field_t linux_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t workload_fields[] = {
+	STR("group", struct raw_workload, group),
+	STR("kind", struct raw_workload, kind),
+	CYAML_FIELD_SEQUENCE("templates", OPT, struct raw_workload, templates,
+			     &string_entry, 0, CYAML_UNLIMITED),
+	STR("selector", struct raw_workload, selector),
+	STR("replicas", struct raw_workload, replicas),
+	CYAML_FIELD_BOOL_PTR("nodeAgent", OPT, struct raw_workload,
+			     node_agent),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t workload_entry = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_workload,
+			    workload_fields),
+};
+
 static const cyaml_schema_field_t profile_fields[] = {
 	CYAML_FIELD_STRING_PTR("apiVersion", CYAML_FLAG_POINTER,
 			       struct raw_profile, api_version, 0,
@@ -130,6 +147,8 @@ static const cyaml_schema_field_t profile_fields[] = {
 				linux_fields),
 	STR("templates", struct raw_profile, templates),
 	CYAML_FIELD_IGNORE("transforms", CYAML_FLAG_OPTIONAL),
+	CYAML_FIELD_SEQUENCE("workloads", OPT, struct raw_profile, workloads,
+			     &workload_entry, 0, CYAML_UNLIMITED),
 	CYAML_FIELD_END
 };
 

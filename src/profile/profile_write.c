@@ -143,6 +143,33 @@ static struct wg_node *windows(struct wg_arena *a, const struct wg_profile *p)
 	return w;
 }
 
+/* The declared kinds, as workloads: reads them. */
+static struct wg_node *workloads(struct wg_arena *a, const struct wg_profile *p)
+{
+	struct wg_node *seq = wg_node_new_seq(a);
+
+	for (size_t i = 0; i < p->kinds.len; i++) {
+		const struct wg_kind *k = &p->kinds.items[i];
+		struct wg_node *m = wg_node_new_map(a);
+		struct wg_node *t = wg_node_new_seq(a);
+
+		wg_map_set(a, m, "group", str(a, k->groups));
+		wg_map_set(a, m, "kind", str(a, k->kind));
+		for (size_t j = 0; j < WG_KIND_MAX_TEMPLATES && k->templates[j];
+		     j++)
+			wg_seq_append(a, t, str(a, k->templates[j]));
+		wg_map_set(a, m, "templates", t);
+		if (k->selector)
+			wg_map_set(a, m, "selector", str(a, k->selector));
+		if (k->pods)
+			wg_map_set(a, m, "replicas", str(a, k->pods));
+		if (k->node_agent)
+			wg_map_set(a, m, "nodeAgent", boolean(a, true));
+		wg_seq_append(a, seq, m);
+	}
+	return seq;
+}
+
 void wg_profile_write(const struct wg_profile *p, struct wg_buf *out)
 {
 	struct wg_arena a = WG_ARENA_INIT;
@@ -161,6 +188,8 @@ void wg_profile_write(const struct wg_profile *p, struct wg_buf *out)
 	wg_map_set(&a, root, "windows", windows(&a, p));
 	m = wg_map_set(&a, root, "linux", wg_node_new_map(&a));
 	wg_map_set(&a, m, "pin", boolean(&a, p->linux_pin));
+	if (p->kinds.len)
+		wg_map_set(&a, root, "workloads", workloads(&a, p));
 	t = wg_map_set(&a, root, "transforms", wg_node_new_seq(&a));
 	for (size_t i = 0; i < p->nsteps; i++) {
 		const char *name = p->steps[i].plugin->name;
