@@ -82,6 +82,17 @@ static bool kind_value_is(const char *p, const char *end, const char *k)
 	return p == end || strchr(" \t\r\n\"',#}", *p);
 }
 
+/* Whether a workload kind's name is also that of a kind that is no
+ * workload (Knative's Service and the core Service): the text alone
+ * cannot tell them apart, so it does not name a workload. */
+static bool shares_name(const struct wg_kind *k)
+{
+	for (int i = 0; i < WG_KIND_KNOWN_COUNT; i++)
+		if (strcmp(wg_known_kinds[i].kind, k->kind) == 0)
+			return true;
+	return false;
+}
+
 const char *wg_migrate_text_workload(const char *data, size_t len,
 				     unsigned *line)
 {
@@ -104,11 +115,11 @@ const char *wg_migrate_text_workload(const char *data, size_t len,
 					for (v++; v < stop && (*v == ' '
 							       || *v == '\t');)
 						v++;
-					for (const struct wg_podspec_kind *k =
-						     wg_podspec_kinds;
+					for (const struct wg_kind *k = wg_kinds;
 					     k->kind; k++)
-						if (kind_value_is(v, stop,
-								  k->kind)) {
+						if (!shares_name(k)
+						    && kind_value_is(v, stop,
+								     k->kind)) {
 							*line = n;
 							return k->kind;
 						}
