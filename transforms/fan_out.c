@@ -48,6 +48,7 @@
 #include "wingen/k8s/catalog.h"
 #include "wingen/k8s/images.h"
 #include "wingen/k8s/labelsel.h"
+#include "wingen/core/chain.h"
 #include "wingen/core/runtimeclass.h"
 #include "wingen/k8s/keys.h"
 

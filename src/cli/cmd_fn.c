@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "wingen/core/chain.h"
 #include "wingen/krm/krm.h"
 #include "wingen/base/output.h"
 
@@ -19,6 +20,7 @@ int wg_cli_fn(struct wg_input *in)
 	struct wg_ctx ctx;
 	struct wg_krm krm;
 	struct wg_profile profile;
+	struct wg_profile_opts popts;
 	struct wg_buf out = WG_BUF_INIT;
 	bool have_profile = false, failed;
 	size_t before;
@@ -27,7 +29,8 @@ int wg_cli_fn(struct wg_input *in)
 	wg_ctx_init(&ctx);
 	wg_krm_init(&krm);
 	if (wg_krm_read(&ctx, in, &krm) == 0
-	    && wg_krm_profile(&ctx, &krm, NULL, &profile) == 0) {
+	    && wg_krm_profile(&ctx, &krm, wg_chain_opts(NULL, &popts),
+			      &profile) == 0) {
 		size_t first = ctx.log.ndiags;
 
 		have_profile = true;

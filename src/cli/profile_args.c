@@ -5,12 +5,17 @@
 #include <string.h>
 
 #include "cli.h"
+#include "wingen/core/chain.h"
 #include "wingen/profile/profile.h"
 
 int wg_cli_load_profile(struct wg_ctx *ctx, const char *path,
 			const struct wg_profile_opts *opts,
 			struct wg_profile *out)
 {
+	struct wg_profile_opts with_chain;
+
+	/* the chain is resolved as the profile loads (core/chain.h) */
+	opts = wg_chain_opts(opts, &with_chain);
 	/* "-" is DESIGN.md's "wingen build -": no profile, manifests on
 	 * stdin; a profile itself never comes from stdin. */
 	if (!path || strcmp(path, "-") == 0)

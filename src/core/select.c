@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "wingen/k8s/catalog.h"
+#include "wingen/core/chain.h"
 #include "wingen/k8s/images.h"
 #include "wingen/k8s/sched.h"
 #include "wingen/k8s/keys.h"

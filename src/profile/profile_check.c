@@ -861,61 +861,17 @@ static void check_rest(struct wg_profile_loader *L,
 
 /* ---- transforms --------------------------------------------------------- */
 
-static void plugin_names(const char **names, size_t *n)
-{
-	*n = 0;
-	for (size_t i = 0; wg_plugins[i] && *n < 64; i++)
-		names[(*n)++] = wg_plugins[i]->name;
-}
-
+/* Records one transforms: entry; src/core/chain.c resolves it. */
 static void add_step(struct wg_profile_loader *L, const struct wg_node *at,
 		     const char *field, const char *name,
 		     const struct wg_node *config)
 {
-	struct wg_profile *p = L->p;
-	const struct wg_plugin *plugin = wg_plugin_find(name);
-	const char *names[64];
-	size_t n;
+	struct wg_step_spec *e = &L->p->chain[L->p->nchain++];
 
-	if (!plugin) {
-		const char *hint;
-
-		plugin_names(names, &n);
-		hint = wg_suggest(name, names, n);
-		if (hint)
-			wg_profile_report(L, WG_SEV_ERROR, at, field,
-					  "unknown plugin '%s'; did you mean "
-					  "'%s'?", name, hint);
-		else
-			wg_profile_report(L, WG_SEV_ERROR, at, field,
-					  "unknown plugin '%s' (see 'wingen "
-					  "help plugins')", name);
-		return;
-	}
-	if (config && !plugin->configure) {
-		struct wg_buf f = WG_BUF_INIT;
-
-		/* field ends ".name": the config is its sibling. */
-		wg_buf_add(&f, field, strlen(field) - 4);
-		wg_buf_addstr(&f, "config");
-		wg_profile_report(L, WG_SEV_ERROR, config, f.buf,
-				  "plugin '%s' takes no config", name);
-		wg_buf_release(&f);
-		return;
-	}
-	for (size_t i = 0; i < p->nsteps; i++)
-		if (p->steps[i].plugin == plugin) {
-			wg_profile_report(L, WG_SEV_ERROR, at, field,
-					  "plugin '%s' is listed twice", name);
-			return;
-		}
-	p->steps[p->nsteps].plugin = plugin;
-	p->step_configs[p->nsteps] = config;
-	if (plugin->configure
-	    && plugin->configure(L->ctx, &p->arena, L->file, config,
-				 &p->steps[p->nsteps].config))
-		return;
-	p->nsteps++;
+	e->name = name;
+	e->at = at;
+	e->field = field;
+	e->config = config;
 }
 
 static void unknown_key(struct wg_profile_loader *L,
@@ -935,27 +891,18 @@ static void check_transforms(struct wg_profile_loader *L)
 	struct wg_profile *p = L->p;
 	const struct wg_node *t = wg_map_get(L->root, "transforms");
 	static const char *const entry_keys[] = { "name", "config" };
-	size_t cap;
 
-	if (!t) {
-		for (cap = 0; wg_plugins[cap]; cap++)
-			;
-	} else if (!wg_is_seq(t)) {
+	if (!t) {	/* every plugin: the registry's to list */
+		p->chain_default = true;
+		return;
+	}
+	if (!wg_is_seq(t)) {
 		wg_profile_report(L, WG_SEV_ERROR, t, "transforms",
 				  "expected a sequence of plugin names");
 		return;
-	} else {
-		cap = t->len;
 	}
-	p->steps = wg_arena_zalloc(&p->arena, (cap + 1) * sizeof(*p->steps));
-	p->step_configs = wg_arena_zalloc(&p->arena,
-					  (cap + 1) * sizeof(*p->step_configs));
-	if (!t) {
-		for (size_t i = 0; i < cap; i++)
-			add_step(L, NULL, "transforms", wg_plugins[i]->name,
-				 NULL);
-		return;
-	}
+	p->chain = wg_arena_zalloc(&p->arena,
+				   (t->len + 1) * sizeof(*p->chain));
 	for (size_t i = 0; i < t->len; i++) {
 		const struct wg_node *e = wg_seq_item(t, i);
 		const char *field = fmt_path(L, "transforms", i, "");

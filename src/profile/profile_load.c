@@ -72,6 +72,29 @@ int wg_profile_report(struct wg_profile_loader *L, enum wg_severity sev,
 	return sev == WG_SEV_ERROR ? -1 : 0;
 }
 
+int wg_profile_report_setting(struct wg_ctx *ctx, const struct wg_profile *p,
+			      enum wg_severity sev, const struct wg_node *node,
+			      const char *field, const char *fmt, ...)
+{
+	struct wg_buf msg = WG_BUF_INIT;
+	struct wg_diag d = { .severity = sev, .file = p->path, .field = field };
+	va_list ap;
+
+	if (!node)
+		node = wg_profile_nearest(p->root, field);
+	if (node && wg_node_has_pos(node)) {
+		d.line = wg_node_line(node) + 1;
+		d.col = wg_node_col(node) + 1;
+	}
+	va_start(ap, fmt);
+	wg_buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	d.message = msg.buf;
+	wg_log_add_diag(&ctx->log, &d);
+	wg_buf_release(&msg);
+	return sev == WG_SEV_ERROR ? -1 : 0;
+}
+
 static char *dirname_of(struct wg_arena *arena, const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -183,6 +206,9 @@ static int load(struct wg_ctx *ctx, const char *path, const char *data,
 		if (!L.fatal && load_tree(ctx, &L, &raw) == 0) {
 			wg_profile_check(&L, raw);
 			wg_profile_cyaml_free(raw);
+			p.root = L.root;
+			if (opts && opts->resolve_chain)
+				opts->resolve_chain(ctx, &p);
 		}
 	}
 	sort_diags(&ctx->log, first);
@@ -228,14 +254,6 @@ int wg_profile_load_default(struct wg_ctx *ctx,
 	return load(ctx, "<default>", t->data, t->len, opts, out);
 }
 
-bool wg_profile_runs(const struct wg_profile *p, const char *name)
-{
-	for (size_t i = 0; i < p->nsteps; i++)
-		if (p->steps[i].plugin
-		    && strcmp(p->steps[i].plugin->name, name) == 0)
-			return true;
-	return false;
-}
 
 void wg_profile_release(struct wg_profile *p)
 {

@@ -191,14 +191,14 @@ void wg_profile_write(const struct wg_profile *p, struct wg_buf *out)
 	if (p->kinds.len)
 		wg_map_set(&a, root, "workloads", workloads(&a, p));
 	t = wg_map_set(&a, root, "transforms", wg_node_new_seq(&a));
-	for (size_t i = 0; i < p->nsteps; i++) {
-		const char *name = p->steps[i].plugin->name;
+	for (size_t i = 0; i < p->nchain; i++) {
+		const char *name = p->chain[i].name;
 
-		if (p->step_configs && p->step_configs[i]) {
+		if (p->chain[i].config) {
 			m = wg_node_new_map(&a);
 			wg_map_set(&a, m, "name", str(&a, name));
 			wg_map_set(&a, m, "config",
-				   wg_node_clone(&a, p->step_configs[i]));
+				   wg_node_clone(&a, p->chain[i].config));
 			wg_seq_append(&a, t, m);
 		} else {
 			wg_seq_append(&a, t, str(&a, name));

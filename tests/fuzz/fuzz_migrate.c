@@ -15,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "fuzz_util.h"
+#include "wingen/core/chain.h"
 #include "wingen/migrate/migrate.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/reader.h"
@@ -31,7 +32,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	wg_ctx_init(&ctx);
-	if (wg_profile_load_default(&ctx, NULL, &profile) != 0) {
+	if (wg_profile_load_default(&ctx, WG_CHAIN_OPTS, &profile) != 0) {
 		fz_dump_log(&ctx);
 		fz_fail("the default profile does not load");
 	}

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "fuzz_util.h"
+#include "wingen/core/chain.h"
 #include "wingen/base/buf.h"
 #include "wingen/k8s/labelsel.h"
 #include "wingen/core/plugin.h"
@@ -142,7 +143,7 @@ static void check_write(const struct wg_profile *p)
 
 	wg_profile_write(p, &w1);
 	wg_ctx_init(&ctx);
-	if (wg_profile_load_data(&ctx, "written.yaml", w1.buf, w1.len, NULL,
+	if (wg_profile_load_data(&ctx, "written.yaml", w1.buf, w1.len, WG_CHAIN_OPTS,
 				 &again) != 0) {
 		fz_dump_log(&ctx);
 		fz_fail("the written profile does not load:\n%s", w1.buf);
@@ -164,7 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	wg_ctx_init(&ctx);
 	if (wg_profile_load_data(&ctx, "profile.yaml", (const char *)data,
-				 size, NULL, &p) != 0) {
+				 size, WG_CHAIN_OPTS, &p) != 0) {
 		check_errors(&ctx);
 	} else {
 		FZ_CHECK(!wg_ctx_failed(&ctx), "loaded with errors");

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "wingen/core/chain.h"
 #include "wingen/k8s/k8svalid.h"
 #include "wingen/core/pipeline.h"
 #include "wingen/profile/profile.h"
@@ -383,12 +384,12 @@ START_TEST(test_corpus_touched_valid)
 		wg_ctx_init(&ctx);
 		wg_resources_init(&list);
 		if (_i == 0)
-			ck_assert_int_eq(wg_profile_load_default(&ctx, NULL, &p),
+			ck_assert_int_eq(wg_profile_load_default(&ctx, WG_CHAIN_OPTS, &p),
 					 0);
 		else
 			ck_assert_int_eq(wg_profile_load_data(&ctx,
 				"everything.yaml", everything,
-				sizeof(everything) - 1, NULL, &p), 0);
+				sizeof(everything) - 1, WG_CHAIN_OPTS, &p), 0);
 		ctx.profile = &p;
 		chain.steps = p.steps;
 		chain.len = p.nsteps;

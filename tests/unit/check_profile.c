@@ -8,6 +8,7 @@
 
 #include "profile/profile_internal.h"
 #include "testutil.h"
+#include "wingen/core/chain.h"
 #include "wingen/base/buf.h"
 #include "wingen/base/input.h"
 #include "wingen/profile/profile.h"
@@ -67,7 +68,7 @@ static int load(const char *text, struct wg_profile *p)
 	char path[256];
 
 	snprintf(path, sizeof(path), "%s", put("profile.yaml", text));
-	return wg_profile_load(&ctx, path, NULL, p);
+	return wg_profile_load(&ctx, path, WG_CHAIN_OPTS, p);
 }
 
 /* The diagnostic whose message contains s (and field, when given). */
@@ -243,7 +244,7 @@ START_TEST(embedded_default_profile)
 	};
 	struct wg_profile p;
 
-	ck_assert_int_eq(wg_profile_load_default(&ctx, NULL, &p), 0);
+	ck_assert_int_eq(wg_profile_load_default(&ctx, WG_CHAIN_OPTS, &p), 0);
 	ck_assert_uint_eq(ctx.log.ndiags, 0);
 	ck_assert_str_eq(p.path, "<default>");
 	ck_assert_str_eq(p.name, "default");
@@ -495,7 +496,7 @@ START_TEST(structure_errors)
 	ck_assert_uint_eq(ctx.log.diags[0].line, 3);
 	wg_ctx_release(&ctx);
 	wg_ctx_init(&ctx);
-	ck_assert_int_eq(wg_profile_load(&ctx, "/nonexistent/p.yaml", NULL,
+	ck_assert_int_eq(wg_profile_load(&ctx, "/nonexistent/p.yaml", WG_CHAIN_OPTS,
 					 &p), -1);
 	diag(NULL, "cannot open");
 }
@@ -669,7 +670,7 @@ END_TEST
 START_TEST(resources_stay_in_the_profile_folder)
 {
 	struct wg_profile p;
-	struct wg_profile_opts none = { NULL, true };
+	struct wg_profile_opts none = { NULL, true, wg_chain_resolve };
 	char path[256], link[256];
 
 	mkdir_in("sub");
@@ -683,7 +684,7 @@ START_TEST(resources_stay_in_the_profile_folder)
 		 put("sub/p.yaml", HEAD "resources:\n  - m\n  - m/a.yaml\n"
 		     "  - ../outside.yaml\n  - m/link.yaml\n  - nope.yaml\n"
 		     "  - /etc/hostname\n"));
-	ck_assert_int_eq(wg_profile_load(&ctx, path, NULL, &p), -1);
+	ck_assert_int_eq(wg_profile_load(&ctx, path, WG_CHAIN_OPTS, &p), -1);
 	at(diag("resources[2]", "'../outside.yaml' is outside the profile's "
 		"folder (allow it with --load-restrictor none)"), 6, 5);
 	diag("resources[3]", "'m/link.yaml' is outside the profile's folder");
@@ -710,7 +711,7 @@ START_TEST(templates_folder)
 {
 	struct wg_profile p;
 	struct wg_input in;
-	struct wg_profile_opts cli = { NULL, false };
+	struct wg_profile_opts cli = { NULL, false, wg_chain_resolve };
 	char path[256], link[256];
 
 	mkdir_in("t");
@@ -794,7 +795,7 @@ START_TEST(write_reads_back_the_same)
 				     "\n"));
 	ck_assert_ptr_nonnull(strstr(first, "labelSelector: a in (x,y),!b\n"));
 	again = put("again.yaml", first);
-	ck_assert_int_eq(wg_profile_load(&ctx, again, NULL, &q), 0);
+	ck_assert_int_eq(wg_profile_load(&ctx, again, WG_CHAIN_OPTS, &q), 0);
 	ck_assert_ptr_eq(q.default_build, &q.builds[1]);
 	second = written(&q);
 	ck_assert_str_eq(first, second);
@@ -805,10 +806,10 @@ START_TEST(write_reads_back_the_same)
 	/* The embedded default writes back to a profile that loads. */
 	wg_ctx_release(&ctx);
 	wg_ctx_init(&ctx);
-	ck_assert_int_eq(wg_profile_load_default(&ctx, NULL, &p), 0);
+	ck_assert_int_eq(wg_profile_load_default(&ctx, WG_CHAIN_OPTS, &p), 0);
 	first = written(&p);
 	again = put("default.yaml", first);
-	ck_assert_int_eq(wg_profile_load(&ctx, again, NULL, &q), 0);
+	ck_assert_int_eq(wg_profile_load(&ctx, again, WG_CHAIN_OPTS, &q), 0);
 	second = written(&q);
 	ck_assert_str_eq(first, second);
 	ck_assert_uint_eq(ctx.log.ndiags, 0);

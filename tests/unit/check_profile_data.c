@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "wingen/core/chain.h"
 #include "wingen/profile/profile.h"
 
 START_TEST(loads_from_memory)
@@ -17,7 +18,7 @@ START_TEST(loads_from_memory)
 
 	wg_ctx_init(&ctx);
 	ck_assert_int_eq(wg_profile_load_data(&ctx, "<fn>", copy,
-					      strlen(copy), NULL, &p), 0);
+					      strlen(copy), WG_CHAIN_OPTS, &p), 0);
 	/* The text may go away: the profile keeps what it needs. */
 	memset(copy, 'x', strlen(copy));
 	free(copy);
@@ -41,7 +42,7 @@ START_TEST(errors_name_the_given_name_and_position)
 
 	wg_ctx_init(&ctx);
 	ck_assert_int_eq(wg_profile_load_data(&ctx, "<fn>", text,
-					      strlen(text), NULL, &p), -1);
+					      strlen(text), WG_CHAIN_OPTS, &p), -1);
 	ck_assert_uint_ge(ctx.log.counts[WG_SEV_ERROR], 1);
 	ck_assert_str_eq(ctx.log.diags[0].file, "<fn>");
 	ck_assert_uint_eq(ctx.log.diags[0].line, 5);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "wingen/core/chain.h"
 #include "wingen/profile/profile.h"
 
 #define HEAD "apiVersion: wingen.dev/v1alpha1\nkind: Profile\n" \
@@ -23,7 +24,7 @@ static void teardown(void)
 static int load(const char *text, struct wg_profile *p)
 {
 	return wg_profile_load_data(&ctx, "profile.yaml", text, strlen(text),
-				    NULL, p);
+				    WG_CHAIN_OPTS, p);
 }
 
 /* The error on field whose message holds s. */

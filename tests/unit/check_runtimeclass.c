@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "wingen/core/chain.h"
 #include "wingen/base/buf.h"
 #include "wingen/core/pipeline.h"
 #include "wingen/profile/profile.h"
@@ -77,7 +78,7 @@ static void profile(const char *text)
 
 	put("profile.yaml", text);
 	snprintf(path, sizeof(path), "%s/profile.yaml", dir);
-	ck_assert_msg(wg_profile_load(&ctx, path, NULL, &prof) == 0, "%s",
+	ck_assert_msg(wg_profile_load(&ctx, path, WG_CHAIN_OPTS, &prof) == 0, "%s",
 		      t_first_message(&ctx));
 	prof_loaded = true;
 	ctx.profile = &prof;

@@ -11,7 +11,6 @@
 #include "wingen/base/ctx.h"
 #include "wingen/k8s/labelsel.h"
 #include "wingen/yaml/node.h"
-#include "wingen/core/pipeline.h"
 #include "wingen/base/regex.h"
 
 /*
@@ -91,7 +90,10 @@ struct wg_profile {
 
 	const char *templates;	/* folder overriding embedded templates */
 
-	struct wg_step *steps;	/* the plugin chain, in order */
+	/* The plugin chain, in order: resolved from chain (below) by the
+	 * load option resolve_chain (src/core/chain.c); the profile itself
+	 * knows no plugin. */
+	struct wg_step *steps;	/* core/pipeline.h */
 	size_t nsteps;
 
 	struct wg_arena arena;
@@ -101,10 +103,26 @@ struct wg_profile {
 					   read; "-" stays "-" */
 	const char *templates_path;	/* templates joined to dir, or
 					   --templates as given; NULL: none */
-	const struct wg_node **step_configs;	/* config: of each step as
-						   written, NULL when none */
 	bool load_restrictor_none;	/* files may lie outside dir */
 	struct wg_kind_set kinds;	/* workloads: the kinds it declares */
+	/* transforms: as written (what resolve_chain reads): the entries,
+	 * or chain_default when the key is absent (every plugin, in the
+	 * registry's order); the resolver rewrites chain to the steps it
+	 * kept, by name. */
+	struct wg_step_spec *chain;
+	size_t nchain;
+	bool chain_default;
+	const struct wg_node *root;	/* the profile's tree, for positions */
+};
+
+struct wg_step;
+
+/* One entry of transforms: as written. */
+struct wg_step_spec {
+	const char *name;		/* the plugin's name */
+	const struct wg_node *at;	/* the name's node; NULL: default */
+	const char *field;		/* "transforms[1].name", ... */
+	const struct wg_node *config;	/* its config:, or NULL */
 };
 
 /*
@@ -113,7 +131,26 @@ struct wg_profile {
 struct wg_profile_opts {
 	const char *templates;	/* --templates DIR, overrides the profile */
 	bool load_restrictor_none;	/* --load-restrictor none */
+	/*
+	 * Turns p->chain into p->steps (the plugins are the core's: this
+	 * layer does not know them), reporting problems with
+	 * wg_profile_report_setting(); called by the loader after its own
+	 * checks, so the problems sort with them and fail the load alike.
+	 * NULL: the chain is not resolved (p->steps stays empty).
+	 */
+	void (*resolve_chain)(struct wg_ctx *ctx, struct wg_profile *p);
 };
+
+/*
+ * Reports a problem of a profile setting as the loader reports its own:
+ * file:line:col of node, or when node is NULL of the nearest node on
+ * field's key path, and field.  For the chain resolver.  Returns -1 for
+ * an error, else 0.
+ */
+int wg_profile_report_setting(struct wg_ctx *ctx, const struct wg_profile *p,
+			      enum wg_severity sev, const struct wg_node *node,
+			      const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 
 /*
  * Loads and checks the profile at path ("-": stdin).  Every problem is
@@ -154,8 +191,6 @@ const struct wg_build *wg_profile_find_build(const struct wg_profile *p,
 struct wg_buf;
 void wg_profile_write(const struct wg_profile *p, struct wg_buf *out);
 
-/* Whether the profile's chain runs the plugin called name. */
-bool wg_profile_runs(const struct wg_profile *p, const char *name);
 
 void wg_profile_release(struct wg_profile *p);
 

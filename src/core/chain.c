@@ -1,0 +1,122 @@
+/*
+ * The profile's chain, from names to plugins (chain.h).  What the profile
+ * loader did before it stopped knowing the registry: the messages and
+ * positions are the same.
+ */
+#include "wingen/core/chain.h"
+
+#include <string.h>
+
+#include "wingen/base/alloc.h"
+#include "wingen/base/buf.h"
+#include "wingen/base/suggest.h"
+#include "wingen/core/plugin.h"
+
+/* Plugin names for the did-you-mean hint, at most. */
+#define MAX_NAMES 64
+
+static void plugin_names(const char **names, size_t *n)
+{
+	*n = 0;
+	for (size_t i = 0; wg_plugins[i] && *n < MAX_NAMES; i++)
+		names[(*n)++] = wg_plugins[i]->name;
+}
+
+/* Resolves one entry into p->steps; false when it is not kept. */
+static bool add_step(struct wg_ctx *ctx, struct wg_profile *p,
+		     const struct wg_step_spec *e)
+{
+	const struct wg_plugin *plugin = wg_plugin_find(e->name);
+	const char *names[MAX_NAMES];
+	size_t n;
+
+	if (!plugin) {
+		const char *hint;
+
+		plugin_names(names, &n);
+		hint = wg_suggest(e->name, names, n);
+		if (hint)
+			wg_profile_report_setting(ctx, p, WG_SEV_ERROR, e->at,
+						  e->field, "unknown plugin "
+						  "'%s'; did you mean '%s'?",
+						  e->name, hint);
+		else
+			wg_profile_report_setting(ctx, p, WG_SEV_ERROR, e->at,
+						  e->field, "unknown plugin "
+						  "'%s' (see 'wingen help "
+						  "plugins')", e->name);
+		return false;
+	}
+	if (e->config && !plugin->configure) {
+		struct wg_buf f = WG_BUF_INIT;
+
+		/* field ends ".name": the config is its sibling. */
+		wg_buf_add(&f, e->field, strlen(e->field) - 4);
+		wg_buf_addstr(&f, "config");
+		wg_profile_report_setting(ctx, p, WG_SEV_ERROR, e->config,
+					  f.buf, "plugin '%s' takes no config",
+					  e->name);
+		wg_buf_release(&f);
+		return false;
+	}
+	for (size_t i = 0; i < p->nsteps; i++)
+		if (p->steps[i].plugin == plugin) {
+			wg_profile_report_setting(ctx, p, WG_SEV_ERROR, e->at,
+						  e->field, "plugin '%s' is "
+						  "listed twice", e->name);
+			return false;
+		}
+	p->steps[p->nsteps].plugin = plugin;
+	if (plugin->configure
+	    && plugin->configure(ctx, &p->arena, p->path, e->config,
+				 &p->steps[p->nsteps].config))
+		return false;
+	p->nsteps++;
+	return true;
+}
+
+void wg_chain_resolve(struct wg_ctx *ctx, struct wg_profile *p)
+{
+	struct wg_step_spec *kept;
+	size_t n = 0, cap;
+
+	if (p->chain_default) {
+		for (cap = 0; wg_plugins[cap]; cap++)
+			;
+		p->chain = wg_arena_zalloc(&p->arena,
+					   (cap + 1) * sizeof(*p->chain));
+		for (size_t i = 0; i < cap; i++) {
+			p->chain[i].name = wg_plugins[i]->name;
+			p->chain[i].field = "transforms";
+		}
+		p->nchain = cap;
+	}
+	p->steps = wg_arena_zalloc(&p->arena,
+				   (p->nchain + 1) * sizeof(*p->steps));
+	kept = wg_arena_zalloc(&p->arena, (p->nchain + 1) * sizeof(*kept));
+	for (size_t i = 0; i < p->nchain; i++)
+		if (add_step(ctx, p, &p->chain[i]))
+			kept[n++] = p->chain[i];
+	p->chain = kept;
+	p->nchain = n;
+}
+
+const struct wg_profile_opts *wg_chain_opts(const struct wg_profile_opts *opts,
+					    struct wg_profile_opts *out)
+{
+	if (opts)
+		*out = *opts;
+	else
+		memset(out, 0, sizeof(*out));
+	out->resolve_chain = wg_chain_resolve;
+	return out;
+}
+
+bool wg_profile_runs(const struct wg_profile *p, const char *name)
+{
+	for (size_t i = 0; i < p->nsteps; i++)
+		if (p->steps[i].plugin
+		    && strcmp(p->steps[i].plugin->name, name) == 0)
+			return true;
+	return false;
+}
