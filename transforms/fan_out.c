@@ -391,8 +391,8 @@ static struct wg_node *selector_labels(struct run *r,
 	}
 	/* a generated selector (a Job's controller-uid) already keeps the
 	 * copies apart; only a manual one is the user's to extend */
-	if (k->manual_selector && !wg_scalar_is(wg_path_get(res->root,
-				k->manual_selector), "true"))
+	if (k->manual_selector && !wg_node_true(wg_path_get(res->root,
+				k->manual_selector)))
 		return NULL;
 	*field = wg_arena_printf(r->arena, "%s.matchLabels", k->selector);
 	return wg_map_ensure_map(r->arena, sel, "matchLabels");

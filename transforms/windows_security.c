@@ -44,6 +44,7 @@ static const struct field pod_sc_fields[] = {
 	{ "supplementalGroupsPolicy",
 	  "Windows has no supplemental Linux groups" },
 	{ "sysctls", "sysctls are Linux-only" },
+	{ "seLinuxChangePolicy", "SELinux is Linux-only" },
 	{ NULL, NULL },
 };
 
@@ -105,14 +106,14 @@ static size_t strip(struct job *j, struct wg_node *m, const char *base,
 		/* hostPID/hostIPC are forbidden only when true */
 		if (!f || ((!strcmp(f->key, "hostPID")
 			    || !strcmp(f->key, "hostIPC"))
-			   && !wg_scalar_is(v, "true"))) {
+			   && !wg_node_true(v))) {
 			i++;
 			continue;
 		}
 		wg_buf_reset(&j->path);
 		wg_buf_addstr(&j->path, base);
 		wg_path_append_key(&j->path, f->key, strlen(f->key));
-		if (!strcmp(f->key, "privileged") && wg_scalar_is(v, "true"))
+		if (!strcmp(f->key, "privileged") && wg_node_true(v))
 			wg_warning(j->ctx, j->res, v, j->path.buf,
 				   "privileged containers do not exist on "
 				   "Windows; removed (use a HostProcess "
@@ -172,7 +173,7 @@ static void check_host_process(struct job *j)
 	while (wg_container_next(&it, &c)) {
 		const struct wg_node *hp = hp_of(c.node);
 
-		if (pod && hp && !wg_node_equal(pod, hp))
+		if (pod && hp && wg_node_bool(pod) != wg_node_bool(hp))
 			wg_error(j->ctx, j->res, hp,
 				 wg_container_path(&j->path, j->ps, &c,
 					"securityContext", "windowsOptions",
@@ -181,7 +182,7 @@ static void check_host_process(struct job *j)
 				 "they must be identical", (int)hp->len,
 				 hp->u.str, (int)pod->len, pod->u.str);
 		else if (j->sel->host_process
-			 && !wg_scalar_is(hp ? hp : pod, "true"))
+			 && !wg_node_true(hp ? hp : pod))
 			wg_error(j->ctx, j->res, c.node,
 				 wg_container_path(&j->path, j->ps, &c,
 						   (const char *)NULL),
@@ -190,7 +191,7 @@ static void check_host_process(struct job *j)
 				 "containers of a HostProcess pod must be",
 				 wg_container_name(a, &c));
 		nonroot = wg_path_get(c.node, "securityContext.runAsNonRoot");
-		if (j->sel->host_process && wg_scalar_is(nonroot, "true"))
+		if (j->sel->host_process && wg_node_true(nonroot))
 			wg_error(j->ctx, j->res, nonroot,
 				 wg_container_path(&j->path, j->ps, &c,
 					"securityContext", "runAsNonRoot",
@@ -201,14 +202,14 @@ static void check_host_process(struct job *j)
 	if (!j->sel->host_process)
 		return;
 	nonroot = wg_path_get(spec, "securityContext.runAsNonRoot");
-	if (wg_scalar_is(nonroot, "true"))
+	if (wg_node_true(nonroot))
 		wg_error(j->ctx, j->res, nonroot,
 			 wg_podspec_path(&j->path, j->ps,
 					 "securityContext", "runAsNonRoot",
 					 (const char *)NULL),
 			 "is true, which HostProcess pods do not allow");
 	net = wg_map_get(spec, "hostNetwork");
-	if (!wg_scalar_is(net, "true"))
+	if (!wg_node_true(net))
 		wg_error(j->ctx, j->res, net ? net : spec,
 			 wg_podspec_path(&j->path, j->ps, "hostNetwork",
 					 (const char *)NULL),

@@ -11,6 +11,8 @@
 #include "options.h"
 #include "wingen/base/alloc.h"
 #include "wingen/base/output.h"
+#include "wingen/core/pipeline.h"
+#include "wingen/k8s/k8svalid.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/scalar.h"
 
@@ -202,6 +204,23 @@ static void print_json(struct wg_buf *out, const struct wg_ctx *ctx,
 	wg_buf_release(&b);
 }
 
+/*
+ * What the API server would reject in the objects as the chain leaves
+ * them (k8svalid.h): every live object the chain gave no error (one with
+ * an error has its message already; a second about the same fault would
+ * only repeat it).
+ */
+static void validate(struct wg_ctx *ctx, const struct wg_resources *list)
+{
+	for (size_t i = 0; i < list->len; i++) {
+		const struct wg_resource *res = list->items[i];
+
+		if (!(res->flags & (WG_RES_DELETED | WG_RES_ERROR)))
+			wg_k8s_check_resource(ctx, res);
+	}
+	wg_pipeline_drop_changes_of_errors(ctx);
+}
+
 int wg_cmd_check(int argc, char **argv)
 {
 	struct check_opts o = { 0 };
@@ -219,8 +238,9 @@ int wg_cmd_check(int argc, char **argv)
 	wg_session_init(&ss);
 	ctx->strict = o.strict;
 	if (wg_session_load(&ss, o.profile, &o.popts, &o.paths) == 0
-	    && wg_session_read(&ss) == 0)
-		wg_cli_run_chain(ctx, &ss.profile, &ss.list);
+	    && wg_session_read(&ss) == 0
+	    && wg_cli_run_chain(ctx, &ss.profile, &ss.list) == 0)
+		validate(ctx, &ss.list);
 	failed = wg_ctx_failed(ctx);
 	if (o.json)
 		print_json(&report, ctx, objects_changed(&ctx->log), failed);

@@ -54,5 +54,20 @@ int wg_pipeline_run(struct wg_ctx *ctx, struct wg_resources *list,
 		i++;
 	}
 	ctx->plugin = NULL;
+	wg_pipeline_drop_changes_of_errors(ctx);
 	return rc;
+}
+
+void wg_pipeline_drop_changes_of_errors(struct wg_ctx *ctx)
+{
+	struct wg_log *log = &ctx->log;
+	size_t n = 0;
+
+	for (size_t i = 0; i < log->nchanges; i++) {
+		const struct wg_resource *res = log->changes[i].subject;
+
+		if (!res || !(res->flags & WG_RES_ERROR))
+			log->changes[n++] = log->changes[i];
+	}
+	log->nchanges = n;
 }

@@ -274,7 +274,7 @@ static bool spec_host_process(const struct wg_podspec *ps)
 		const struct wg_node *hp = wg_path_get(c.node,
 			"securityContext.windowsOptions.hostProcess");
 
-		if (wg_scalar_is(wg_node_is_null(hp) ? pod : hp, "true"))
+		if (wg_node_true(wg_node_is_null(hp) ? pod : hp))
 			return true;
 	}
 	return false;

@@ -191,7 +191,7 @@ static const char *const pod_forbidden[] = {
 static const char *const pod_sc_forbidden[] = {
 	"seLinuxOptions", "seccompProfile", "appArmorProfile", "fsGroup",
 	"fsGroupChangePolicy", "runAsUser", "runAsGroup", "supplementalGroups",
-	"supplementalGroupsPolicy", "sysctls", NULL,
+	"supplementalGroupsPolicy", "sysctls", "seLinuxChangePolicy", NULL,
 };
 static const char *const ctr_sc_forbidden[] = {
 	"seLinuxOptions", "seccompProfile", "appArmorProfile", "capabilities",
@@ -224,10 +224,10 @@ static void check_windows(struct check *c)
 	struct wg_buf base = WG_BUF_INIT;
 	bool any_hp = false, all_hp = true;
 
-	if (wg_scalar_is(wg_map_get(spec, "hostPID"), "true"))
+	if (wg_node_true(wg_map_get(spec, "hostPID")))
 		bad(c, wg_map_get(spec, "hostPID"), spec_path(c, "hostPID",
 		    NULL), "cannot be set for a windows pod");
-	if (wg_scalar_is(wg_map_get(spec, "hostIPC"), "true"))
+	if (wg_node_true(wg_map_get(spec, "hostIPC")))
 		bad(c, wg_map_get(spec, "hostIPC"), spec_path(c, "hostIPC",
 		    NULL), "cannot be set for a windows pod");
 	wg_podspec_path(&base, c->ps, (const char *)NULL);
@@ -245,10 +245,10 @@ static void check_windows(struct check *c)
 		forbid(c, wg_map_get(ctr.node, "securityContext"),
 		       ctr_sc_forbidden, base.buf);
 		if (!wg_node_is_null(pod_hp) && !wg_node_is_null(hp)
-		    && !wg_node_equal(pod_hp, hp))
+		    && wg_node_bool(pod_hp) != wg_node_bool(hp))
 			bad(c, hp, base.buf, "windowsOptions.hostProcess "
 			    "differs from the pod's");
-		if (wg_scalar_is(wg_node_is_null(hp) ? pod_hp : hp, "true"))
+		if (wg_node_true(wg_node_is_null(hp) ? pod_hp : hp))
 			any_hp = true;
 		else
 			all_hp = false;
@@ -256,7 +256,7 @@ static void check_windows(struct check *c)
 	if (any_hp && !all_hp)
 		bad(c, spec, wg_podspec_path(&base, c->ps, (const char *)NULL),
 		    "a HostProcess pod must have only HostProcess containers");
-	if (any_hp && !wg_scalar_is(wg_map_get(spec, "hostNetwork"), "true"))
+	if (any_hp && !wg_node_true(wg_map_get(spec, "hostNetwork")))
 		bad(c, spec, spec_path(c, "hostNetwork", NULL),
 		    "must be true for a HostProcess pod");
 	wg_buf_release(&base);

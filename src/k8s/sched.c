@@ -173,11 +173,19 @@ enum wg_affinity wg_affinity_judge(const struct wg_node *spec,
 	if (!terms || !terms->len)
 		return WG_AFFINITY_NONE;
 	for (size_t t = 0; t < terms->len; t++) {
-		const struct wg_node *exprs = wg_map_get(wg_seq_item(terms, t),
+		const struct wg_node *term = wg_seq_item(terms, t);
+		const struct wg_node *exprs = wg_map_get(term,
 							 "matchExpressions");
-		bool holds = true;
+		const struct wg_node *fields = wg_map_get(term, "matchFields");
+		/* An empty term ({}, or empty lists) selects no node, as
+		 * component-helpers' nodeaffinity reads it: it is not "any". */
+		bool holds = (wg_is_seq(exprs) && exprs->len)
+			     || (wg_is_seq(fields) && fields->len);
 
-		for (size_t i = 0; wg_is_seq(exprs) && i < exprs->len; i++) {
+		if (!holds && !first_bad)
+			first_bad = term;
+		for (size_t i = 0; holds && wg_is_seq(exprs) && i < exprs->len;
+		     i++) {
 			const struct wg_node *e = wg_seq_item(exprs, i);
 			const struct wg_label *l =
 				label_for(wg_map_get(e, "key"), labels, n);

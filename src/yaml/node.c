@@ -219,6 +219,31 @@ bool wg_node_is_null(const struct wg_node *n)
 	return wg_resolve_yaml11(n->u.str, n->len) == WG_TYPE_NULL;
 }
 
+enum wg_bool wg_node_bool(const struct wg_node *n)
+{
+	const char *tag;
+
+	if (wg_node_is_null(n))
+		return WG_BOOL_ABSENT;
+	if (n->kind != WG_NODE_SCALAR)
+		return WG_BOOL_INVALID;
+	tag = wg_node_tag(n);
+	if (tag ? strcmp(tag, "tag:yaml.org,2002:bool") != 0
+		: n->style != WG_STYLE_PLAIN)
+		return WG_BOOL_INVALID;
+	if (wg_resolve_yaml11(n->u.str, n->len) != WG_TYPE_BOOL)
+		return WG_BOOL_INVALID;
+	/* y, yes, on, true (any case YAML 1.1 allows); "of..." is off */
+	return strchr("yYtT", n->u.str[0])
+	       || ((n->u.str[0] == 'o' || n->u.str[0] == 'O') && n->len == 2)
+	       ? WG_BOOL_TRUE : WG_BOOL_FALSE;
+}
+
+bool wg_node_true(const struct wg_node *n)
+{
+	return wg_node_bool(n) == WG_BOOL_TRUE;
+}
+
 char *wg_scalar_dup(struct wg_arena *arena, const struct wg_node *n)
 {
 	if (!wg_is_scalar(n))

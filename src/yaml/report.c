@@ -22,6 +22,15 @@ int wg_report(struct wg_ctx *ctx, enum wg_severity sev,
 	int rc;
 
 	if (res) {
+		/*
+		 * The object is marked: an object with an error is edited by
+		 * no plugin as far as anyone can see (wg_pipeline_run drops
+		 * its changes; a run with an error writes no object).  The
+		 * flag is bookkeeping on an object the caller owns mutably;
+		 * only the reporting interface takes it as const.
+		 */
+		if (sev == WG_SEV_ERROR)
+			((struct wg_resource *)res)->flags |= WG_RES_ERROR;
 		wg_resource_ref(&scratch, res, &d.ref);
 		d.file = res->file;
 		if (res->root && wg_node_has_pos(res->root)) {
@@ -47,7 +56,7 @@ void wg_record_change(struct wg_ctx *ctx, enum wg_change_op op,
 {
 	struct wg_change c = {
 		.op = op, .field = field, .plugin = ctx->plugin,
-		.reason = reason,
+		.reason = reason, .subject = res,
 	};
 	struct wg_arena scratch = WG_ARENA_INIT;
 	struct wg_buf oldb = WG_BUF_INIT, newb = WG_BUF_INIT;

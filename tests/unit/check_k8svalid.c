@@ -405,6 +405,12 @@ START_TEST(test_corpus_touched_valid)
 
 			if (res->flags & WG_RES_GENERATED)
 				continue;
+			/* an object with an error reports no change and is
+			 * never written (pipeline.h): nothing to explain */
+			if (res->flags & WG_RES_ERROR) {
+				j++;
+				continue;
+			}
 			if (!wg_node_equal(before[j], res->root)) {
 				struct leaves l = { res->root, &ctx.log, NULL,
 						    0 };

@@ -267,6 +267,40 @@ START_TEST(null_detection)
 }
 END_TEST
 
+/* Booleans as kubectl reads them (YAML 1.1), through the one helper. */
+START_TEST(booleans_read_as_kubectl_reads_them)
+{
+	static const char *const yes[] = { "y", "Y", "yes", "Yes", "YES", "on",
+		"On", "ON", "true", "True", "TRUE", NULL };
+	static const char *const no[] = { "n", "N", "no", "No", "NO", "off",
+		"Off", "OFF", "false", "False", "FALSE", NULL };
+	struct wg_ctx ctx;
+	struct wg_input in;
+	struct wg_resources list;
+	struct wg_node *root = parse("a: 'true'\nb: 1\nc: [true]\nd: ~\n"
+				     "e: !!bool yes\nf: \"on\"\n",
+				     &in, &list, &ctx);
+
+	for (size_t i = 0; yes[i]; i++) {
+		struct wg_arena a = WG_ARENA_INIT;
+
+		ck_assert_msg(wg_node_true(wg_node_new_plain(&a, yes[i])),
+			      "%s", yes[i]);
+		ck_assert_int_eq(wg_node_bool(wg_node_new_plain(&a, no[i])),
+				 WG_BOOL_FALSE);
+		wg_arena_release(&a);
+	}
+	ck_assert_int_eq(wg_node_bool(wg_map_get(root, "a")), WG_BOOL_INVALID);
+	ck_assert_int_eq(wg_node_bool(wg_map_get(root, "b")), WG_BOOL_INVALID);
+	ck_assert_int_eq(wg_node_bool(wg_map_get(root, "c")), WG_BOOL_INVALID);
+	ck_assert_int_eq(wg_node_bool(wg_map_get(root, "d")), WG_BOOL_ABSENT);
+	ck_assert_int_eq(wg_node_bool(wg_map_get(root, "x")), WG_BOOL_ABSENT);
+	ck_assert_int_eq(wg_node_bool(wg_map_get(root, "e")), WG_BOOL_TRUE);
+	ck_assert_int_eq(wg_node_bool(wg_map_get(root, "f")), WG_BOOL_INVALID);
+	done(&in, &list, &ctx);
+}
+END_TEST
+
 START_TEST(path_append_key_escapes_dots)
 {
 	struct wg_buf b = WG_BUF_INIT;
@@ -294,6 +328,7 @@ static Suite *node_suite(void)
 	tcase_add_test(tc, clone_keeps_tags_and_styles);
 	tcase_add_test(tc, walk_visits_in_order_with_paths);
 	tcase_add_test(tc, null_detection);
+	tcase_add_test(tc, booleans_read_as_kubectl_reads_them);
 	tcase_add_test(tc, path_append_key_escapes_dots);
 	suite_add_tcase(s, tc);
 	return s;

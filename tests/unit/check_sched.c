@@ -164,6 +164,13 @@ static const struct {
 	{ AFF("      - matchFields:\n"
 	      "        - {key: metadata.name, operator: In, values: [n1]}\n"),
 	  WG_AFFINITY_ADMITS },
+	/* an empty term selects no node (nodeaffinity: "nil or empty term
+	 * selects no objects"), alone or with matchExpressions: [] */
+	{ AFF("      - {}\n"), WG_AFFINITY_EXCLUDES },
+	{ AFF("      - matchExpressions: []\n"), WG_AFFINITY_EXCLUDES },
+	/* ... and does not stop another term from admitting */
+	{ AFF("      - {}\n" EXPR("kubernetes.io/os", "In", "[windows]")),
+	  WG_AFFINITY_ADMITS },
 };
 
 START_TEST(test_affinity_judge)
@@ -181,7 +188,8 @@ START_TEST(test_affinity_judge)
 	ck_assert_msg(got == aff_cases[_i].want, "case %d: got %d", _i,
 		      (int)got);
 	if (got == WG_AFFINITY_EXCLUDES)
-		ck_assert(wg_is_map(where) && wg_map_get(where, "operator"));
+		ck_assert(wg_is_map(where) && (wg_map_get(where, "operator")
+					       || !wg_map_get(where, "matchFields")));
 	wg_resources_release(&list);
 	wg_input_release(&in);
 	wg_ctx_release(&ctx);

@@ -59,6 +59,9 @@ struct wg_change {
 	const char *new_value;	/* flow-YAML text, NULL when removed */
 	const char *plugin;	/* name of the plugin that made it */
 	const char *reason;	/* why, in one line */
+	const void *subject;	/* the object changed (a wg_resource), or
+				   NULL; identity only, never dereferenced
+				   here */
 };
 
 struct wg_log {

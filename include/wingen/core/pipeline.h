@@ -29,7 +29,17 @@ struct wg_chain {
  * Runs the chain.  Consecutive run_one steps share one pass over the list.
  * Returns 0 when every plugin completed (diagnostics may still hold errors:
  * check wg_ctx_failed()), -1 when a plugin gave up.
+ *
+ * One rule for an object with an error (any plugin's, WG_RES_ERROR): it is
+ * edited by no plugin as far as any output shows.  No change is reported
+ * for it (the chain's changes to it are dropped from the log when the
+ * chain ends, wg_pipeline_drop_changes_of_errors), and its tree reaches no
+ * output because a run with an error writes nothing.  Plugins need not
+ * look for errors of others; the cost is one pass over the change log.
  */
+/* Drops the logged changes whose object has WG_RES_ERROR. */
+void wg_pipeline_drop_changes_of_errors(struct wg_ctx *ctx);
+
 int wg_pipeline_run(struct wg_ctx *ctx, struct wg_resources *list,
 		    const struct wg_chain *chain);
 

@@ -45,10 +45,11 @@ enum wg_affinity {
  * (affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.
  * nodeSelectorTerms; terms OR'ed, expressions AND'ed) against a node
  * carrying labels.  Only expressions on the keys of labels are judged; the
- * rest (and matchFields) are assumed to hold, since the node is not known.
+ * rest (and matchFields) are assumed to hold, since the node is not known;
+ * an empty term ({}: no matchExpressions nor matchFields) selects no node.
  * In, NotIn, Exists, DoesNotExist, Gt and Lt follow the scheduler.  When
  * the verdict is EXCLUDES and where is not NULL, *where is the first
- * expression that ruled a term out.
+ * expression (or empty term) that ruled a term out.
  */
 enum wg_affinity wg_affinity_judge(const struct wg_node *spec,
 				   const struct wg_label *labels, size_t n,

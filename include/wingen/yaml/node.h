@@ -176,6 +176,26 @@ static inline bool wg_is_seq(const struct wg_node *n)
 bool wg_scalar_is(const struct wg_node *n, const char *s);
 
 /*
+ * A boolean field read as kubectl reads it (sigs.k8s.io/yaml, YAML 1.1):
+ * a plain y/Y/yes/Yes/YES/on/On/ON/true/True/TRUE is true, n/no/off/false
+ * in the same spellings false (a !!bool tag reads the text the same way);
+ * a missing node or a null is absent; anything else (a quoted "true", a
+ * number, a collection) is no boolean and the API server refuses it.  The
+ * one helper every boolean field wingen reads goes through.
+ */
+enum wg_bool {
+	WG_BOOL_ABSENT = 0,
+	WG_BOOL_FALSE,
+	WG_BOOL_TRUE,
+	WG_BOOL_INVALID,
+};
+
+enum wg_bool wg_node_bool(const struct wg_node *n);
+
+/* wg_node_bool(n) == WG_BOOL_TRUE. */
+bool wg_node_true(const struct wg_node *n);
+
+/*
  * True when n is a YAML null: a missing node, a scalar tagged !!null, or an
  * untagged plain scalar that is empty, "~", "null", "Null" or "NULL".
  */

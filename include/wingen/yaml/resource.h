@@ -24,6 +24,8 @@ enum {
 	WG_RES_GENERATED = 1 << 0,	/* made by a generator */
 	WG_RES_DELETED = 1 << 1,	/* dropped; not written */
 	WG_RES_LIST_ITEM = 1 << 2,	/* came from the items of a List */
+	WG_RES_ERROR = 1 << 3,		/* an error was reported against it
+					   (set by wg_report) */
 };
 
 struct wg_resource {
