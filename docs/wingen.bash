@@ -5,8 +5,8 @@ _wingen()
 	local cur prev cmd i
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
-	local commands="build check fn fmt migrate runtimeclasses builds version
-		help"
+	local commands="build check fn fmt migrate runtimeclasses init builds
+		version help"
 
 	cmd=
 	for ((i = 1; i < COMP_CWORD; i++)); do
@@ -66,6 +66,7 @@ _wingen()
 	migrate) opts="--in-place --diff --reformat-fallback
 		--runtimeclass-file --strict --templates --load-restrictor
 		--help" ;;
+	init) opts="-f --filename --output-file --help" ;;
 	builds) opts="-o --output --output-file --images --help" ;;
 	fn | version) opts="--help" ;;
 	help)

@@ -211,6 +211,7 @@ int wg_cmd_check(int argc, char **argv);
 int wg_cmd_fn(int argc, char **argv);
 int wg_cmd_builds(int argc, char **argv);
 int wg_cmd_fmt(int argc, char **argv);
+int wg_cmd_init(int argc, char **argv);
 int wg_cmd_migrate(int argc, char **argv);
 int wg_cmd_runtimeclasses(int argc, char **argv);
 int wg_cmd_version(int argc, char **argv);

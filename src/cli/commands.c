@@ -150,6 +150,28 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
+		"init", wg_cmd_init, "init [-f NODES]... [--output-file FILE]",
+		"Write a profile from the cluster's nodes.",
+		"Start here: kubectl get nodes -o json | wingen init > profile.yaml\n\n"
+		"Reads the nodes as kubectl prints them (get nodes -o json or\n"
+		"-o yaml: a List, one Node, or a stream; from -f or stdin) and\n"
+		"writes a commented profile that build loads as it is: one build\n"
+		"per Windows build and arch the nodes run (the\n"
+		"node.kubernetes.io/windows-build label, else nodeInfo's kernel\n"
+		"version or OS image, with a warning), each with the handler of\n"
+		"the runtime its nodes run (containerd: runhcs-wcow-process;\n"
+		"docker: docker), the build with the most nodes as the default,\n"
+		"and the taint every Windows node carries.  Warnings (on stderr)\n"
+		"for nodes left out, builds the catalogue does not know, taints\n"
+		"that differ or are missing.  No Windows node, or an object that\n"
+		"is not a Node, is an error: nothing is written, exit status 1.\n\n"
+		"options:\n"
+		"  -f, --filename NODES     the nodes: a file, a folder or - (the\n"
+		"                           default: stdin; repeatable)\n"
+		"      --output-file FILE   write to FILE atomically (default: stdout)\n"
+		"  -h, --help               show this help\n",
+	},
+	{
 		"migrate", wg_cmd_migrate,
 		"migrate [PROFILE] PATH... (--in-place | --diff) "
 		"[--reformat-fallback] [--runtimeclass-file FILE]",

@@ -404,6 +404,34 @@ static char *default_runtime_class(struct wg_profile_loader *L,
 	return s;
 }
 
+/*
+ * A build number the catalogue does not know (a release newer than this
+ * wingen, an Insider build): kept, as wingen init writes what the nodes
+ * run, with a warning.  Its entry lives in the profile's arena, named by
+ * the number; no base image is known to run on it.
+ */
+static const struct wg_release *uncatalogued(struct wg_profile_loader *L,
+					     size_t i, const char *build)
+{
+	struct wg_release *r = wg_arena_zalloc(&L->p->arena, sizeof(*r));
+	struct wg_buf all = WG_BUF_INIT;
+
+	for (const struct wg_release *c = wg_releases; c->name; c++)
+		wg_buf_addf(&all, "%s%s", c == wg_releases ? "" : ", ",
+			    c->build);
+	r->build = dup(L, build);
+	r->name = r->build;
+	r->number = (unsigned)strtoul(build + 5, NULL, 10);
+	r->note = "not in wingen's catalogue";
+	wg_profile_report(L, WG_SEV_WARNING, NULL,
+			  fmt_path(L, "windows.builds", i, ".build"),
+			  "build '%s' is not in wingen's catalogue (known: "
+			  "%s): kept, but which images run on it cannot be "
+			  "checked", build, all.buf);
+	wg_buf_release(&all);
+	return r;
+}
+
 static bool check_build(struct wg_profile_loader *L, size_t i,
 			const struct raw_build *rb, struct wg_build *b)
 {
@@ -424,21 +452,18 @@ static bool check_build(struct wg_profile_loader *L, size_t i,
 					  "'%s' is not a build number like "
 					  "10.0.20348", rb->build);
 			ok = false;
-		} else if (!(by_number = wg_release_find(rb->build))) {
-			struct wg_buf all = WG_BUF_INIT;
-
-			for (const struct wg_release *r = wg_releases; r->name;
-			     r++)
-				wg_buf_addf(&all, "%s%s", r == wg_releases ? ""
-					    : ", ", r->build);
+		} else if (!(by_number = wg_release_find(rb->build))
+			   && by_name) {
 			wg_profile_report(L, WG_SEV_ERROR, NULL, f_build,
-					  "unknown build '%s' (known: %s)",
-					  rb->build, all.buf);
-			wg_buf_release(&all);
+					  "build '%s' is not that of release "
+					  "'%s' (%s)", rb->build, by_name->name,
+					  by_name->build);
 			ok = false;
+		} else if (!by_number && !rb->release) {
+			by_number = uncatalogued(L, i, rb->build);
 		}
 	}
-	if (by_name && by_number && by_name != by_number) {
+	if (ok && by_name && by_number && by_name != by_number) {
 		wg_profile_report(L, WG_SEV_ERROR, NULL, f_build,
 				  "build '%s' is release '%s', not '%s'",
 				  rb->build, by_number->name, by_name->name);
@@ -451,7 +476,9 @@ static bool check_build(struct wg_profile_loader *L, size_t i,
 		ok = false;
 	}
 	b->release = by_name ? by_name : by_number;
-	if (ok && b->release->end_of_life)
+	if (ok && !wg_release_find(b->release->build))
+		;	/* not in the catalogue: warned above */
+	else if (ok && b->release->end_of_life)
 		wg_profile_report(L, WG_SEV_WARNING, NULL,
 				  rb->release ? f_release : f_build,
 				  "release '%s' is end of life: %s",

@@ -280,6 +280,11 @@ const struct wg_build *wg_profile_find_build(const struct wg_profile *p,
 		if (p->builds[i].runtime_class
 		    && strcmp(p->builds[i].runtime_class, name) == 0)
 			return &p->builds[i];
+	/* A build the catalogue does not know is named by its number. */
+	for (size_t i = 0; !r && i < p->nbuilds; i++)
+		if (p->builds[i].release
+		    && strcmp(p->builds[i].release->build, name) == 0)
+			return &p->builds[i];
 	return NULL;
 }
 

@@ -47,7 +47,9 @@ static struct wg_node *builds(struct wg_arena *a, const struct wg_profile *p)
 		const struct wg_build *b = &p->builds[i];
 		struct wg_node *m = wg_node_new_map(a);
 
-		wg_map_set(a, m, "release", str(a, b->release->name));
+		/* A build the catalogue does not know has only its number. */
+		if (wg_release_find(b->release->build) == b->release)
+			wg_map_set(a, m, "release", str(a, b->release->name));
 		wg_map_set(a, m, "build",
 			   wg_node_new_scalar(a, b->release->build,
 					      strlen(b->release->build),

@@ -421,14 +421,41 @@ START_TEST(builds_by_number_and_bad_numbers)
 	wg_profile_release(&p);
 	ck_assert_int_eq(load(HEAD "windows:\n  builds:\n"
 			      "    - build: ltsc2022\n"
-			      "    - build: 10.0.12345\n"
+			      "    - release: ltsc2022\n"
+			      "      build: 10.0.12345\n"
 			      "    - arch: amd64\n"
 			      "  default: ltsc2022\n", &p), -1);
 	diag("windows.builds[0].build", "'ltsc2022' is not a build number "
 	     "like 10.0.20348");
-	diag("windows.builds[1].build", "unknown build '10.0.12345' (known: "
-	     "10.0.14393, 10.0.16299, 10.0.17134, 10.0.17763");
-	at(diag("windows.builds[2]", "give a release"), 7, 7);
+	diag("windows.builds[1].build", "build '10.0.12345' is not that of "
+	     "release 'ltsc2022' (10.0.20348)");
+	at(diag("windows.builds[2]", "give a release"), 8, 7);
+}
+END_TEST
+
+/* A build the catalogue does not know is what the nodes run (wingen init
+ * writes it): kept with a warning, found by its number. */
+START_TEST(uncatalogued_build_is_kept)
+{
+	struct wg_profile p;
+
+	ck_assert_int_eq(load(HEAD "windows:\n  builds:\n"
+			      "    - build: \"10.0.26244\"\n"
+			      "    - release: ltsc2022\n"
+			      "  default: 10.0.26244\n", &p), 0);
+	ck_assert_int_eq(ctx.log.counts[WG_SEV_ERROR], 0);
+	at(diag("windows.builds[0].build", "build '10.0.26244' is not in "
+		"wingen's catalogue (known: 10.0.14393, "), 5, 14);
+	ck_assert_int_eq(ctx.log.counts[WG_SEV_WARNING], 1);
+	ck_assert_str_eq(p.builds[0].release->build, "10.0.26244");
+	ck_assert_uint_eq(p.builds[0].release->number, 26244);
+	ck_assert_str_eq(p.builds[0].runtime_class, "windows-10.0.26244");
+	ck_assert_ptr_eq(p.default_build, &p.builds[0]);
+	ck_assert_ptr_eq(wg_profile_find_build(&p, "windows-10.0.26244"),
+			 &p.builds[0]);
+	ck_assert_ptr_eq(wg_profile_find_build(&p, "10.0.26244"),
+			 &p.builds[0]);
+	wg_profile_release(&p);
 }
 END_TEST
 
@@ -851,6 +878,7 @@ static Suite *profile_suite(void)
 	tcase_add_test(tc, duplicates_and_defaults_that_name_nothing);
 	tcase_add_test(tc, builds_by_number_and_bad_numbers);
 	tcase_add_test(tc, warnings_do_not_fail_the_load);
+	tcase_add_test(tc, uncatalogued_build_is_kept);
 	tcase_add_test(tc, structure_errors);
 	tcase_add_test(tc, overhead_rules);
 	tcase_add_test(tc, transforms_list);
