@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "wingen/base/alloc.h"
+#include "wingen/k8s/keys.h"
 
 /*
  * Facts: reference/windows.md.  The kubelet labels a node with
@@ -12,11 +13,6 @@
  * reports status.nodeInfo.kernelVersion as "10.0.<build>.<revision>" and
  * osImage as "Windows Server 2022 Datacenter" there.
  */
-#define LABEL_OS "kubernetes.io/os"
-#define LABEL_ARCH "kubernetes.io/arch"
-#define LABEL_OS_BETA "beta.kubernetes.io/os"
-#define LABEL_ARCH_BETA "beta.kubernetes.io/arch"
-#define LABEL_BUILD "node.kubernetes.io/windows-build"
 
 const struct wg_runtime wg_runtimes[] = {
 	/* containerd's default Windows runtime (config_windows.go) */
@@ -149,7 +145,7 @@ static const struct wg_release *release_of_image(const char *image)
 static void read_build(struct wg_ctx *ctx, struct wg_cluster *c,
 		       struct wg_cluster_node *n, const struct wg_node *info)
 {
-	const char *label = wg_cluster_node_label(n, LABEL_BUILD);
+	const char *label = wg_cluster_node_label(n, WG_LABEL_WINDOWS_BUILD);
 	const char *kernel = text(c, wg_map_get(info, "kernelVersion"));
 	const struct wg_release *r;
 	size_t len;
@@ -158,8 +154,8 @@ static void read_build(struct wg_ctx *ctx, struct wg_cluster *c,
 		n->build = label;
 		n->build_from = WG_BUILD_LABEL;
 	} else if (label) {
-		wg_warning(ctx, n->res, wg_map_get(n->labels_node, LABEL_BUILD),
-			   "metadata.labels.[" LABEL_BUILD "]",
+		wg_warning(ctx, n->res, wg_map_get(n->labels_node, WG_LABEL_WINDOWS_BUILD),
+			   "metadata.labels.[" WG_LABEL_WINDOWS_BUILD "]",
 			   "'%s' is not a Windows build number like "
 			   "10.0.20348; the build is read from nodeInfo",
 			   label);
@@ -244,16 +240,16 @@ int wg_cluster_add(struct wg_ctx *ctx, struct wg_cluster *c,
 		return -1;
 	if (!wg_is_map(info))
 		info = NULL;
-	n.os = wg_cluster_node_label(&n, LABEL_OS);
+	n.os = wg_cluster_node_label(&n, WG_LABEL_OS);
 	if (!n.os)
 		n.os = text(c, wg_map_get(info, "operatingSystem"));
 	if (!n.os)
-		n.os = wg_cluster_node_label(&n, LABEL_OS_BETA);
-	n.arch = wg_cluster_node_label(&n, LABEL_ARCH);
+		n.os = wg_cluster_node_label(&n, WG_LABEL_OS_BETA);
+	n.arch = wg_cluster_node_label(&n, WG_LABEL_ARCH);
 	if (!n.arch)
 		n.arch = text(c, wg_map_get(info, "architecture"));
 	if (!n.arch)
-		n.arch = wg_cluster_node_label(&n, LABEL_ARCH_BETA);
+		n.arch = wg_cluster_node_label(&n, WG_LABEL_ARCH_BETA);
 	if (n.os && strcmp(n.os, "windows") == 0)
 		read_build(ctx, c, &n, info);
 	n.runtime_version = text(c, wg_map_get(info,

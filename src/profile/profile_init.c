@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "wingen/base/alloc.h"
+#include "wingen/k8s/keys.h"
 #include "wingen/yaml/scalar.h"
 
 /* What the loader takes when a build does not say (profile_check.c). */
@@ -93,7 +94,7 @@ static bool take(struct init *in, const struct wg_cluster_node *n)
 	}
 	if (strcmp(n->os, "windows") != 0) {
 		in->nother++;
-		return leave_out(in, n, wg_map_get(labels, "kubernetes.io/os"),
+		return leave_out(in, n, wg_map_get(labels, WG_LABEL_OS),
 				 NULL, wg_arena_printf(&in->arena,
 				 "operating system '%s' is neither linux nor "
 				 "windows", n->os));
@@ -111,7 +112,7 @@ static bool take(struct init *in, const struct wg_cluster_node *n)
 	for (size_t i = 0; arches[i]; i++)
 		if (strcmp(n->arch, arches[i]) == 0)
 			return true;
-	return leave_out(in, n, wg_map_get(labels, "kubernetes.io/arch"),
+	return leave_out(in, n, wg_map_get(labels, WG_LABEL_ARCH),
 			 NULL, wg_arena_printf(&in->arena, "architecture '%s' "
 			 "is not one a profile build may have (amd64, arm64)",
 			 n->arch));
@@ -297,9 +298,8 @@ static void check_group(struct init *in, const struct group *g)
 		bool label = n->build_from == WG_BUILD_LABEL;
 
 		wg_warning(in->ctx, n->res, label ? wg_map_get(n->labels_node,
-			   "node.kubernetes.io/windows-build") : NULL,
-			   label ? "metadata.labels.[node.kubernetes.io/"
-			   "windows-build]" : field_of(n->build_from),
+			   WG_LABEL_WINDOWS_BUILD) : NULL,
+			   label ? "metadata.labels.[" WG_LABEL_WINDOWS_BUILD "]" : field_of(n->build_from),
 			   "Windows build %s is not in wingen's catalogue "
 			   "(known: %s): kept as build \"%s\"; which images "
 			   "its hosts run cannot be checked", g->build,
