@@ -31,6 +31,7 @@ _wingen()
 		case $cmd in
 		check) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
 		builds) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
+		init) COMPREPLY=($(compgen -W "yaml" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -W "yaml json" -- "$cur")) ;;
 		esac
 		return ;;
@@ -66,7 +67,7 @@ _wingen()
 	migrate) opts="--in-place --diff --reformat-fallback
 		--runtimeclass-file --strict --templates --load-restrictor
 		--help" ;;
-	init) opts="-f --filename --output-file --help" ;;
+	init) opts="-f --filename -o --output --output-file --help" ;;
 	builds) opts="-o --output --output-file --images --help" ;;
 	fn | version) opts="--help" ;;
 	help)

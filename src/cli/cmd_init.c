@@ -19,9 +19,14 @@ struct init_opts {
 
 static int parse(int argc, char **argv, struct init_opts *o)
 {
+	/* A profile is YAML: -o takes that one format, as on every command
+	 * that writes, so that -o FILE is the usage error naming
+	 * --output-file. */
+	static const char *const formats[] = { "yaml", NULL };
+	int format = 0;
 	const struct wg_opt opts[] = {
 		{ "filename", 'f', WG_OPT_PATHS, &o->paths, NULL },
-		{ "output-file", 0, WG_OPT_STRING, &o->output, NULL },
+		WG_OPTS_OUTPUT(&format, formats, &o->output),
 		WG_OPT_END,
 	};
 

@@ -150,7 +150,8 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
-		"init", wg_cmd_init, "init [-f NODES]... [--output-file FILE]",
+		"init", wg_cmd_init,
+		"init [-f NODES]... [-o yaml] [--output-file FILE]",
 		"Write a profile from the cluster's nodes.",
 		"Start here: kubectl get nodes -o json | wingen init > profile.yaml\n\n"
 		"Reads the nodes as kubectl prints them (get nodes -o json or\n"
@@ -168,6 +169,7 @@ const struct wg_command wg_commands[] = {
 		"options:\n"
 		"  -f, --filename NODES     the nodes: a file, a folder or - (the\n"
 		"                           default: stdin; repeatable)\n"
+		"  -o, --output FORMAT      yaml (the only one: a profile)\n"
 		"      --output-file FILE   write to FILE atomically (default: stdout)\n"
 		"  -h, --help               show this help\n",
 	},

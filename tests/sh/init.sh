@@ -54,6 +54,10 @@ cmp -s p.yaml mixed-pools.json.profile.yaml || no "linux-only: the old file chan
 # Usage errors exit 2; help exits 0.
 "$wingen" init --bogus </dev/null >/dev/null 2>err
 [ $? = 2 ] && grep -q "unknown option '--bogus'" err || no "init --bogus: $(cat err)"
+"$wingen" init -o profile.yaml </dev/null >/dev/null 2>err
+[ $? = 2 ] && grep -q -- "--output-file" err || no "init -o FILE: $(cat err)"
+"$wingen" init -o yaml -f "$nodes/mixed-pools.json" >out 2>/dev/null || no "init -o yaml: exit $?"
+cmp -s out mixed-pools.json.profile.yaml || no "init -o yaml: not the profile"
 "$wingen" init extra </dev/null >/dev/null 2>err
 [ $? = 2 ] || no "init with an argument"
 "$wingen" init --help >out || no "init --help: exit $?"
