@@ -414,21 +414,21 @@ static const struct wg_release *uncatalogued(struct wg_profile_loader *L,
 					     size_t i, const char *build)
 {
 	struct wg_release *r = wg_arena_zalloc(&L->p->arena, sizeof(*r));
-	struct wg_buf all = WG_BUF_INIT;
+	const struct wg_release *newest = wg_releases;
 
 	for (const struct wg_release *c = wg_releases; c->name; c++)
-		wg_buf_addf(&all, "%s%s", c == wg_releases ? "" : ", ",
-			    c->build);
+		if (c->number > newest->number)
+			newest = c;
 	r->build = dup(L, build);
 	r->name = r->build;
 	r->number = (unsigned)strtoul(build + 5, NULL, 10);
 	r->note = "not in wingen's catalogue";
 	wg_profile_report(L, WG_SEV_WARNING, NULL,
 			  fmt_path(L, "windows.builds", i, ".build"),
-			  "build '%s' is not in wingen's catalogue (known: "
-			  "%s): kept, but which images run on it cannot be "
-			  "checked", build, all.buf);
-	wg_buf_release(&all);
+			  "build '%s' is not in wingen's catalogue (the newest "
+			  "it knows is %s, %s; see 'wingen builds'): kept, but "
+			  "which images run on it cannot be checked", build,
+			  newest->build, newest->name);
 	return r;
 }
 

@@ -289,22 +289,22 @@ static void check_group(struct init *in, const struct group *g)
 			   g->build, field_of(first->build_from),
 			   unlabelled > 1 ? "them" : "it");
 	if (!g->release) {
-		struct wg_buf known = WG_BUF_INIT;
-
-		for (const struct wg_release *r = wg_releases; r->name; r++)
-			wg_buf_addf(&known, "%s%s", known.len ? ", " : "",
-				    r->build);
 		const struct wg_cluster_node *n = g->nodes[0];
+		const struct wg_release *newest = wg_releases;
 		bool label = n->build_from == WG_BUILD_LABEL;
 
+		for (const struct wg_release *r = wg_releases; r->name; r++)
+			if (r->number > newest->number)
+				newest = r;
 		wg_warning(in->ctx, n->res, label ? wg_map_get(n->labels_node,
 			   WG_LABEL_WINDOWS_BUILD) : NULL,
-			   label ? "metadata.labels.[" WG_LABEL_WINDOWS_BUILD "]" : field_of(n->build_from),
-			   "Windows build %s is not in wingen's catalogue "
-			   "(known: %s): kept as build \"%s\"; which images "
-			   "its hosts run cannot be checked", g->build,
-			   known.buf, g->build);
-		wg_buf_release(&known);
+			   label ? "metadata.labels.[" WG_LABEL_WINDOWS_BUILD "]"
+			   : field_of(n->build_from),
+			   "Windows build %s is not in wingen's catalogue (the "
+			   "newest it knows is %s, %s; see 'wingen builds'): "
+			   "kept as build \"%s\"; which images its hosts run "
+			   "cannot be checked", g->build, newest->build,
+			   newest->name, g->build);
 	}
 }
 
