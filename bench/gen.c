@@ -4,6 +4,7 @@
  * benchmark (bench/run.sh) and its smoke test.
  *
  *   gen N > stream.yaml
+ *   gen --broad N > stream.yaml
  *
  * The PRNG has a fixed seed, so the same N gives the same bytes on every
  * run and machine.  Objects average about 2 KB: Deployments with several
@@ -16,6 +17,13 @@
  * of them keep Linux-only security fields copied from Linux charts, which
  * wingen must remove.  Names are unique per kind and namespace, as
  * kustomize requires.
+ *
+ * --broad writes the stream of a monorepo whose Services select by shared
+ * labels: Deployments, DaemonSets, Jobs and Services only, every pod
+ * labelled with its chart (app.kubernetes.io/part-of) and a tier, and
+ * most Services selecting by app name, tier or chart rather than by
+ * instance, so each selects a share of the stream's workloads that grows
+ * with the stream (thousands at 50k objects).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -35,6 +43,9 @@ struct gen {
 	char instance[96];
 	char ns[32];
 	bool have_app;
+	bool broad;		/* --broad: shared labels, broad selectors */
+	const char *chart;	/* the last workload's part-of, tier */
+	const char *tier;
 };
 
 /* splitmix64: small, fast, and the same on every platform. */
@@ -87,6 +98,8 @@ static const char *const charts[] = {
 	"webapp", "platform-core", "observability", "data-services",
 	"legacy-dotnet", "edge",
 };
+
+static const char *const tiers[] = { "web", "api", "worker" };
 
 static const char *const linux_images[] = {
 	"nginx:1.25.3",
@@ -481,6 +494,12 @@ static void pod_template(struct gen *g, int ind, const struct pod *p)
 	line(ind + 2, "metadata:");
 	line(ind + 4, "labels:");
 	labels(g, ind + 6, p->app, p->instance, p->windows, false);
+	if (g->broad) {
+		g->chart = PICK(g, charts);
+		g->tier = PICK(g, tiers);
+		line(ind + 6, "app.kubernetes.io/part-of: %s", g->chart);
+		line(ind + 6, "tier: %s", g->tier);
+	}
 	line(ind + 4, "annotations:");
 	hex(g, sum, 64);
 	line(ind + 6, "checksum/config: %s", sum);
@@ -511,7 +530,8 @@ static const char *workload(struct gen *g, struct pod *p, const char *kind,
 
 		p->image = windows_images[i].image;
 		build = windows_images[i].build;
-		ns = chance(g, 50) ? PICK(g, ((const char *const[]){
+		/* --broad: a monorepo keeps its Windows apps apart */
+		ns = g->broad || chance(g, 50) ? PICK(g, ((const char *const[]){
 				"win-apps", "win-legacy" }))
 				   : PICK(g, namespaces);
 	} else {
@@ -667,6 +687,28 @@ static void cronjob(struct gen *g)
 
 /* ---- other objects ----------------------------------------------------- */
 
+/* A Service's selector: by instance, or in --broad mode mostly by the
+ * labels many workloads share. */
+static void broad_selector(struct gen *g)
+{
+	unsigned shape = g->broad ? rnd(g, 10) : 9;
+
+	if (shape < 3) {		/* every pod of the app */
+		line(4, "app.kubernetes.io/name: %s", g->app);
+	} else if (shape < 5) {		/* a tier of the namespace */
+		line(4, "tier: %s", g->tier ? g->tier : "web");
+	} else if (shape < 6) {		/* a chart of the namespace */
+		line(4, "app.kubernetes.io/part-of: %s",
+		     g->chart ? g->chart : "webapp");
+	} else if (shape < 8) {		/* the app's pods of a tier */
+		line(4, "app.kubernetes.io/name: %s", g->app);
+		line(4, "tier: %s", g->tier ? g->tier : "web");
+	} else {			/* the workload before it */
+		line(4, "app.kubernetes.io/name: %s", g->app);
+		line(4, "app.kubernetes.io/instance: %s", g->instance);
+	}
+}
+
 static void service(struct gen *g)
 {
 	char name[128];
@@ -702,8 +744,7 @@ static void service(struct gen *g)
 		line(6, "timeoutSeconds: 10800");
 	}
 	line(2, "selector:");
-	line(4, "app.kubernetes.io/name: %s", g->app);
-	line(4, "app.kubernetes.io/instance: %s", g->instance);
+	broad_selector(g);
 	line(2, "ports:");
 	line(2, "- name: http");
 	line(4, "port: 80");
@@ -878,9 +919,31 @@ static const struct {
 	{ NULL, 13 },	/* Role or ClusterRole */
 };
 
+/* --broad: workloads and the Services that select them. */
+static const struct {
+	void (*fn)(struct gen *g);
+	unsigned weight;
+} broad_mix[] = {
+	{ deployment, 70 },
+	{ daemonset, 6 },
+	{ job, 14 },
+	{ service, 10 },
+};
+
 static void object(struct gen *g)
 {
 	unsigned r = rnd(g, 100);
+
+	if (g->broad) {
+		for (size_t i = 0; i < sizeof(broad_mix) / sizeof(broad_mix[0]);
+		     i++) {
+			if (r < broad_mix[i].weight) {
+				broad_mix[i].fn(g);
+				return;
+			}
+			r -= broad_mix[i].weight;
+		}
+	}
 
 	for (size_t i = 0; i < sizeof(mix) / sizeof(mix[0]); i++) {
 		if (r < mix[i].weight) {
@@ -902,8 +965,13 @@ int main(int argc, char **argv)
 	unsigned long n;
 	char *end;
 
+	if (argc == 3 && strcmp(argv[1], "--broad") == 0) {
+		g.broad = true;
+		argv++;
+		argc--;
+	}
 	if (argc != 2 || !*argv[1]) {
-		fprintf(stderr, "usage: gen N > stream.yaml\n");
+		fprintf(stderr, "usage: gen [--broad] N > stream.yaml\n");
 		return 2;
 	}
 	n = strtoul(argv[1], &end, 10);

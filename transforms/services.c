@@ -49,6 +49,7 @@
 #include "wingen/base/index.h"
 #include "wingen/k8s/kinds.h"
 #include "wingen/k8s/labelsel.h"
+#include "wingen/base/names.h"
 
 #define MAX_BACKENDS 64
 
@@ -77,16 +78,42 @@ struct backend {
 					   several is one backend each) */
 	const struct wg_node *labels;	/* pod template labels */
 	const char *ns;			/* "" when missing */
-	/* label, pods and pods_why are worked out only for a backend a
-	 * Service selects (resolve()): most workloads of a large stream
-	 * are behind no Service that fronts Windows pods. */
+	/* pods and pods_why are worked out only for a backend a Service
+	 * selects (resolve()), and label only for one a message names
+	 * (label_of()): most workloads of a large stream are behind no
+	 * Service that fronts Windows pods, and a broad selector's
+	 * thousands of backends are counted, not named. */
 	bool resolved;
-	const char *label;		/* "Deployment/web" */
+	const char *label;		/* "Deployment/web", or NULL */
 	bool windows;
 	long pods;			/* -1: one per node (DaemonSet) or
 					   not a number */
 	const char *pods_why;		/* "HorizontalPodAutoscaler/x
 					   maxReplicas", or NULL */
+};
+
+#define SHOWN WG_NAMES_SHOWN
+
+/* An older build a Windows backend runs on, for the ClientIP finding. */
+struct old_build {
+	const struct backend *b;
+	const char *release;
+};
+
+/*
+ * What a selector finds in a namespace, worked out once for every Service
+ * with that selector there, and only as far as the findings need: counts,
+ * the pod total, and the first few backends of each list a message names.
+ * So a Service costs a lookup however many workloads it selects, and a
+ * distinct selector costs one pass over its rarest label's workloads.
+ */
+struct found {
+	size_t n, nwin, nlin;
+	const struct backend *all[SHOWN], *win[SHOWN], *lin[SHOWN];
+	long total;		/* pods of the backends with a count */
+	bool unknown;		/* a backend's count is unknown */
+	size_t nold;		/* (Windows backend, build before ltsc2022) */
+	struct old_build old[SHOWN];
 };
 
 struct svc {
@@ -96,15 +123,15 @@ struct svc {
 	const struct wg_profile *p;
 	struct wg_resource *res;
 	struct wg_node *spec;
-	const struct backend **matched;
-	size_t n, nwin, nlin;
+	const struct found *f;	/* what the Service's selector finds */
+	size_t nlin;		/* f->nlin */
 	const char *fronts;	/* the Windows workloads, for messages */
 	bool can_fix;		/* services.fix, and no Linux backends */
 	/* Built once per run, so a stream is not scanned per object:
 	 * HPAs by "ns/kind/name" of their target, backends by each
-	 * "ns/key=value" of their pod labels. */
-	struct wg_index *hpas, *by_label;
-	size_t matched_cap;
+	 * "ns/key=value" of their pod labels, and what each distinct
+	 * selector found by namespace and sorted selector. */
+	struct wg_index *hpas, *by_label, *found;
 	struct wg_resource **services;	/* the stream's Services, in order */
 	size_t nservices, services_cap;
 };
@@ -246,17 +273,26 @@ static void resolve(struct svc *s, struct backend *b)
 	b->resolved = true;
 	if (!s->hpas)
 		index_hpas(s);
-	b->label = wg_resource_label(s->arena, b->res);
-	if (b->ps->nitems) {	/* one of a list of templates */
+	b->pods = pods_of(b);
+	autoscaled(s, b);
+}
+
+static const char *label_of(struct svc *s, const struct backend *b)
+{
+	struct backend *m = (struct backend *)b;
+
+	if (m->label)
+		return m->label;
+	m->label = wg_resource_label(s->arena, m->res);
+	if (m->ps->nitems) {	/* one of a list of templates */
 		struct wg_buf path = WG_BUF_INIT;
 
-		b->label = wg_arena_printf(s->arena, "%s %s", b->label,
-					   wg_podspec_tmpl_path(&path, b->ps,
+		m->label = wg_arena_printf(s->arena, "%s %s", m->label,
+					   wg_podspec_tmpl_path(&path, m->ps,
 						(const char *)NULL));
 		wg_buf_release(&path);
 	}
-	b->pods = pods_of(b);
-	autoscaled(s, b);
+	return m->label;
 }
 
 /* Indexes every workload by its pod labels, and collects the Services,
@@ -363,33 +399,22 @@ static void affinity_timeout(struct svc *s)
 static void client_ip(struct svc *s)
 {
 	const struct wg_node *v = wg_map_get(s->spec, "sessionAffinity");
-	struct wg_buf old = WG_BUF_INIT;
+	const struct found *f = s->f;
+	struct wg_names old = WG_NAMES_INIT;
 
-	if (!wg_scalar_is(v, "ClientIP"))
+	if (!wg_scalar_is(v, "ClientIP") || !f->nold)
 		return;
-	for (size_t i = 0; i < s->n; i++) {
-		const struct wg_selection *sel = s->matched[i]->sel;
-		size_t nb = sel->multi ? sel->ntargets : sel->build ? 1 : 0;
-
-		if (!s->matched[i]->windows)
-			continue;
-		for (size_t k = 0; k < nb; k++) {
-			const struct wg_build *b = sel->multi
-						   ? sel->targets[k]
-						   : sel->build;
-
-			if (b->release->number >= 20348)
-				continue;
-			wg_buf_addf(&old, "%s%s (%s)", old.len ? ", " : "",
-				    s->matched[i]->label, b->release->name);
-		}
-	}
-	if (old.len)
-		wg_warning(s->ctx, s->res, v, "spec.sessionAffinity",
-			   "is 'ClientIP': %s, but these pods run on an older "
-			   "build: %s; no safe fix: dropping affinity changes "
-			   "what clients get", R_CLIENTIP, old.buf);
-	wg_buf_release(&old);
+	for (size_t i = 0; i < f->nold && i < SHOWN; i++)
+		if (wg_names_next(&old))
+			wg_buf_addf(&old.text, "%s (%s)",
+				    label_of(s, f->old[i].b),
+				    f->old[i].release);
+	if (f->nold > SHOWN)
+		wg_names_skip(&old, f->nold - SHOWN);
+	wg_warning(s->ctx, s->res, v, "spec.sessionAffinity", "is 'ClientIP': "
+		   "%s, but these pods run on an older build: %s; no safe fix: "
+		   "dropping affinity changes what clients get", R_CLIENTIP,
+		   wg_names_end(&old, s->arena));
 }
 
 static void traffic_policy(struct svc *s)
@@ -519,24 +544,19 @@ static void source_ranges(struct svc *s)
 		     "every client");
 }
 
-static const char *labels_of(struct svc *s, bool windows)
+/* "Deployment/a, Deployment/b, Job/c and 7 more": shown holds the first
+ * of n backends. */
+static const char *labels_of(struct svc *s, const struct backend *const *shown,
+			     size_t n)
 {
-	struct wg_buf b = WG_BUF_INIT;
-	const char *out;
-	size_t shown = 0, total = 0;
+	struct wg_names l = WG_NAMES_INIT;
 
-	for (size_t i = 0; i < s->n; i++) {
-		if (s->matched[i]->windows != windows)
-			continue;
-		if (total++ < 3)
-			wg_buf_addf(&b, "%s%s", shown++ ? ", " : "",
-				    s->matched[i]->label);
-	}
-	if (total > shown)
-		wg_buf_addf(&b, " and %zu more", total - shown);
-	out = wg_arena_strdup(s->arena, b.buf);
-	wg_buf_release(&b);
-	return out;
+	for (size_t i = 0; i < n && i < SHOWN; i++)
+		if (wg_names_next(&l))
+			wg_buf_addstr(&l.text, label_of(s, shown[i]));
+	if (n > SHOWN)
+		wg_names_skip(&l, n - SHOWN);
+	return wg_names_end(&l, s->arena);
 }
 
 static void mixed(struct svc *s)
@@ -545,23 +565,26 @@ static void mixed(struct svc *s)
 		return;
 	wg_warning(s->ctx, s->res, wg_map_get(s->spec, "selector"),
 		   "spec.selector", "selects Linux pods (%s) and Windows pods "
-		   "(%s): %s; select one OS per Service", labels_of(s, false),
-		   labels_of(s, true), R_MIXED);
+		   "(%s): %s; select one OS per Service",
+		   labels_of(s, s->f->lin, s->f->nlin), s->fronts, R_MIXED);
 }
 
 static void backend_count(struct svc *s)
 {
-	struct wg_buf parts = WG_BUF_INIT;
-	bool unknown = false;
-	long total = 0;
+	const struct found *f = s->f;
+	struct wg_names l = WG_NAMES_INIT;
+	const char *parts;
 
-	for (size_t i = 0; i < s->n; i++) {
-		const struct backend *b = s->matched[i];
+	if (f->total <= MAX_BACKENDS && !f->unknown)
+		return;
+	for (size_t i = 0; i < f->n && i < SHOWN; i++) {
+		const struct backend *b = f->all[i];
 
-		wg_buf_addf(&parts, "%s%s ", parts.len ? ", " : "", b->label);
+		if (!wg_names_next(&l))
+			break;
+		wg_buf_addf(&l.text, "%s ", label_of(s, b));
 		if (b->pods < 0) {
-			unknown = true;
-			wg_buf_addstr(&parts, b->ps->kind->node_agent
+			wg_buf_addstr(&l.text, b->ps->kind->node_agent
 				      ? "one per node"
 				      : !b->ps->kind->pods
 				      ? wg_arena_printf(s->arena, "set by %s",
@@ -571,55 +594,131 @@ static void backend_count(struct svc *s)
 				      : "not a number");
 			continue;
 		}
-		total += b->pods;
-		wg_buf_addf(&parts, "%ld", b->pods);
+		wg_buf_addf(&l.text, "%ld", b->pods);
 		if (b->pods_why)
-			wg_buf_addf(&parts, " (%s)", b->pods_why);
+			wg_buf_addf(&l.text, " (%s)", b->pods_why);
 	}
-	if (total > MAX_BACKENDS)
+	if (f->n > SHOWN)
+		wg_names_skip(&l, f->n - SHOWN);
+	parts = wg_names_end(&l, s->arena);
+	if (f->total > MAX_BACKENDS)
 		wg_warning(s->ctx, s->res, wg_map_get(s->spec, "selector"),
 			   "spec.selector", "selects %s%ld backend pods (%s): "
-			   "%s", unknown ? "at least " : "", total, parts.buf,
+			   "%s", f->unknown ? "at least " : "", f->total, parts,
 			   R_MAX);
-	else if (unknown)
+	else
 		wg_info(s->ctx, s->res, wg_map_get(s->spec, "selector"),
 			"spec.selector", "selects an unknown number of backend "
-			"pods (%s): %s", parts.buf, R_MAX);
-	wg_buf_release(&parts);
+			"pods (%s): %s", parts, R_MAX);
 }
 
 /* ---- the plugin ---------------------------------------------------------- */
 
-static void check(struct svc *s)
-{
-	const struct wg_node *selector = wg_map_get(s->spec, "selector");
-	struct wg_label_selector ls;
-	const char *ns = ns_of(s->arena, s->res);
+/* A selector's pairs in key order, so "{a: 1, b: 2}" and "{b: 2, a: 1}"
+ * share what they found. */
+struct pair {
 	const struct wg_node *k, *v;
-	struct wg_buf key = WG_BUF_INIT;
-	void *const *cands;
-	size_t ncands;
+};
 
-	if (wg_scalar_is(wg_map_get(s->spec, "type"), "ExternalName")
-	    || !wg_is_map(selector) || !selector->len
-	    || wg_label_selector_from_node(s->arena, selector, false, &ls))
+static int pair_cmp(const void *x, const void *y)
+{
+	const struct wg_node *a = ((const struct pair *)x)->k;
+	const struct wg_node *b = ((const struct pair *)y)->k;
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->u.str, b->u.str, n);
+
+	return c ? c : (a->len > b->len) - (a->len < b->len);
+}
+
+/* Lengths first: no separator byte can be confused with text. */
+static void add_part(struct wg_buf *k, const char *s, size_t len)
+{
+	uint32_t n = (uint32_t)len;
+
+	wg_buf_add(k, &n, sizeof(n));
+	wg_buf_add(k, s, len);
+}
+
+/* The memo key of a selector in ns: its pairs sorted by key. */
+static void selector_key(struct wg_buf *k, const char *ns,
+			 const struct wg_node *selector)
+{
+	struct pair stack[16], *pairs = stack;
+
+	if (selector->len > 16)
+		pairs = wg_xmalloc(selector->len * sizeof(*pairs));
+	for (size_t i = 0; i < selector->len; i++)
+		pairs[i] = (struct pair){ wg_map_key(selector, i),
+					  wg_map_value(selector, i) };
+	qsort(pairs, selector->len, sizeof(*pairs), pair_cmp);
+	wg_buf_reset(k);
+	add_part(k, ns, strlen(ns));
+	for (size_t i = 0; i < selector->len; i++) {
+		add_part(k, pairs[i].k->u.str, pairs[i].k->len);
+		add_part(k, pairs[i].v->u.str, pairs[i].v->len);
+	}
+	if (pairs != stack)
+		free(pairs);
+}
+
+/* Counts b into f, keeping the first few of each list. */
+static void count(struct found *f, const struct backend *b)
+{
+	const struct wg_selection *sel = b->sel;
+
+	if (f->n < SHOWN)
+		f->all[f->n] = b;
+	f->n++;
+	if (b->pods < 0)
+		f->unknown = true;
+	else
+		f->total += b->pods;
+	if (!b->windows) {
+		if (f->nlin < SHOWN)
+			f->lin[f->nlin] = b;
+		f->nlin++;
 		return;
+	}
+	if (f->nwin < SHOWN)
+		f->win[f->nwin] = b;
+	f->nwin++;
+	for (size_t k = 0, nb = sel->multi ? sel->ntargets : sel->build ? 1 : 0;
+	     k < nb; k++) {
+		const struct wg_build *bd = sel->multi ? sel->targets[k]
+						       : sel->build;
+
+		if (bd->release->number >= 20348)
+			continue;
+		if (f->nold < SHOWN)
+			f->old[f->nold] = (struct old_build){
+				b, bd->release->name };
+		f->nold++;
+	}
+}
+
+/* What selector (every value a scalar) finds in ns: the workloads under
+ * its rarest label that match it all. */
+static struct found *find(struct svc *s, const char *ns,
+			  const struct wg_node *selector,
+			  const struct wg_label_selector *ls)
+{
+	struct found *f = wg_arena_zalloc(s->arena, sizeof(*f));
+	struct wg_buf key = WG_BUF_INIT;
+	void *const *cands = NULL;
+	size_t ncands = SIZE_MAX;
+
 	/*
 	 * Every match has every label of the selector: look each up and
 	 * check the fewest candidates.  (A common first label such as
 	 * app.kubernetes.io/name can hold thousands of workloads of a large
 	 * stream; the instance label, one.)
 	 */
-	cands = NULL;
-	ncands = SIZE_MAX;
 	for (size_t i = 0; i < selector->len && ncands; i++) {
+		const struct wg_node *k = wg_map_key(selector, i);
+		const struct wg_node *v = wg_map_value(selector, i);
 		void *const *c;
 		size_t n;
 
-		k = wg_map_key(selector, i);
-		v = wg_map_value(selector, i);
-		if (!wg_is_scalar(v))
-			continue;
 		index_key(&key, ns, strlen(ns), k->u.str, k->len, v->u.str,
 			  v->len);
 		c = wg_index_get(s->by_label, key.buf, key.len, &n);
@@ -629,25 +728,46 @@ static void check(struct svc *s)
 		}
 	}
 	wg_buf_release(&key);
-	if (ncands == SIZE_MAX)
-		return;	/* no label with a text value: matches nothing */
-	WG_GROW(s->matched, s->matched_cap, ncands + 1);
-	s->n = s->nwin = s->nlin = 0;
 	for (size_t i = 0; i < ncands; i++) {
-		const struct backend *b = cands[i];
+		struct backend *b = cands[i];
 
-		if (!wg_label_selector_matches(&ls, b->labels))
+		if (!wg_label_selector_matches(ls, b->labels))
 			continue;
-		resolve(s, (struct backend *)b);
-		s->matched[s->n++] = b;
-		if (b->windows)
-			s->nwin++;
-		else
-			s->nlin++;
+		resolve(s, b);
+		count(f, b);
 	}
-	if (!s->nwin)
+	return f;
+}
+
+static void check(struct svc *s)
+{
+	const struct wg_node *selector = wg_map_get(s->spec, "selector");
+	struct wg_label_selector ls;
+	const char *ns = ns_of(s->arena, s->res);
+	struct wg_buf key = WG_BUF_INIT;
+	void *const *memo;
+	size_t n;
+
+	if (wg_scalar_is(wg_map_get(s->spec, "type"), "ExternalName")
+	    || !wg_is_map(selector) || !selector->len
+	    || wg_label_selector_from_node(s->arena, selector, false, &ls))
 		return;
-	s->fronts = labels_of(s, true);
+	for (size_t i = 0; i < selector->len; i++)
+		if (!wg_is_scalar(wg_map_value(selector, i)))
+			return;	/* not a label: matches nothing */
+	selector_key(&key, ns, selector);
+	memo = wg_index_get(s->found, key.buf, key.len, &n);
+	if (n) {
+		s->f = memo[0];
+	} else {
+		s->f = find(s, ns, selector, &ls);
+		wg_index_add(s->found, key.buf, key.len, (void *)s->f);
+	}
+	wg_buf_release(&key);
+	if (!s->f->nwin)
+		return;
+	s->nlin = s->f->nlin;
+	s->fronts = labels_of(s, s->f->win, s->f->nwin);
 	s->can_fix = s->p->services_fix && !s->nlin;
 	affinity_timeout(s);
 	client_ip(s);
@@ -667,6 +787,7 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	if (!s.p || !s.p->nbuilds)
 		return 0;
 	index_backends(ctx, &s);
+	s.found = wg_index_new();
 	for (size_t i = 0; i < s.nservices; i++) {
 		s.res = s.services[i];
 		s.spec = wg_map_get(s.res->root, "spec");
@@ -675,7 +796,7 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	free(s.services);
 	wg_index_free(s.hpas);
 	wg_index_free(s.by_label);
-	free((void *)s.matched);
+	wg_index_free(s.found);
 	return 0;
 }
 

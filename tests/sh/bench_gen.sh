@@ -39,6 +39,32 @@ grep -q 'image: nginx\|image: ghcr.io/\|image: postgres' "$tmp/a.yaml" \
 "$gen" x >/dev/null 2>&1
 [ $? -eq 2 ] || bad "gen x did not exit 2"
 
+# --broad: the same guarantees; workloads and Services only, pods with
+# shared labels, and Services selecting by them (not by instance only).
+"$gen" --broad 200 >"$tmp/broad.yaml" || bad "gen --broad 200 exited non-zero"
+"$gen" --broad 200 | cmp -s - "$tmp/broad.yaml" \
+	|| bad "two runs of gen --broad 200 differ"
+"$gen" --broad 250 | head -c "$(wc -c <"$tmp/broad.yaml")" \
+	| cmp -s - "$tmp/broad.yaml" \
+	|| bad "gen --broad 250 does not start with the output of gen --broad 200"
+[ "$(grep -c '^kind: ' "$tmp/broad.yaml")" -eq 200 ] \
+	|| bad "gen --broad 200 did not write 200 objects"
+[ "$(grep '^kind: ' "$tmp/broad.yaml" | sort -u | tr '\n' ' ')" \
+	= "kind: DaemonSet kind: Deployment kind: Job kind: Service " ] \
+	|| bad "gen --broad wrote other kinds: $(grep '^kind: ' "$tmp/broad.yaml" | sort -u)"
+grep -q '^    tier: web$' "$tmp/broad.yaml" \
+	|| bad "no Service of gen --broad selects a tier"
+grep -q '^    app.kubernetes.io/part-of: ' "$tmp/broad.yaml" \
+	|| bad "no Service of gen --broad selects a chart"
+grep -q '^        tier: ' "$tmp/broad.yaml" \
+	|| bad "the pods of gen --broad have no tier label"
+"$wingen" fmt -f "$tmp/broad.yaml" >"$tmp/fmt.yaml" 2>"$tmp/err" \
+	|| bad "wingen fmt failed on the --broad stream: $(cat "$tmp/err")"
+"$yamlcmp" "$tmp/broad.yaml" "$tmp/fmt.yaml" 2>"$tmp/err" \
+	|| bad "wingen fmt output differs from the --broad stream: $(cat "$tmp/err")"
+"$gen" --broad >/dev/null 2>&1
+[ $? -eq 2 ] || bad "gen --broad without N did not exit 2"
+
 "$wingen" fmt -f "$tmp/a.yaml" >"$tmp/fmt.yaml" 2>"$tmp/err" \
 	|| bad "wingen fmt failed on the stream: $(cat "$tmp/err")"
 "$yamlcmp" "$tmp/a.yaml" "$tmp/fmt.yaml" 2>"$tmp/err" \

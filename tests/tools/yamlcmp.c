@@ -2,6 +2,7 @@
  * yamlcmp: are two YAML streams semantically equal?
  *
  *   yamlcmp [--expand] EXPECTED ACTUAL
+ *   yamlcmp --pairs [A B]...
  *
  * Built on libyaml's document API, not on wingen's reader, so it is an
  * independent oracle for round-trip tests.  Scalars are equal when their
@@ -11,6 +12,8 @@
  * stream rules to EXPECTED first: empty and null documents are dropped and
  * List objects replaced by their items.
  * Exit 0 equal, 1 different (the first difference on stderr), 2 error.
+ * --pairs compares each A with its B (no --expand) and prints the A of
+ * every equal pair; exit 0, or 2 when a file cannot be read.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -290,24 +293,25 @@ static bool equal(yaml_document_t *da, yaml_node_t *a, yaml_document_t *db,
 	}
 }
 
-int main(int argc, char **argv)
+/* 0 equal, 1 different (the first difference on stderr unless quiet), 2
+ * error. */
+static int compare(const char *pa, const char *pb, bool expand, bool quiet)
 {
 	struct stream a = { 0 }, b = { 0 };
 	struct item *ia = NULL, *ib = NULL;
 	size_t na = 0, nb = 0;
-	bool expand = argc > 1 && strcmp(argv[1], "--expand") == 0;
 	int rc = 0;
 
-	if (argc != 3 + expand) {
-		fputs("usage: yamlcmp [--expand] EXPECTED ACTUAL\n", stderr);
-		return 2;
+	if (load(pa, &a) || load(pb, &b))
+		rc = 2;
+	if (!rc) {
+		items_of(&a, expand, &ia, &na);
+		items_of(&b, false, &ib, &nb);
 	}
-	if (load(argv[1 + expand], &a) || load(argv[2 + expand], &b))
-		return 2;
-	items_of(&a, expand, &ia, &na);
-	items_of(&b, false, &ib, &nb);
-	if (na != nb) {
-		fprintf(stderr, "%zu objects != %zu objects\n", na, nb);
+	if (!rc && na != nb) {
+		if (!quiet)
+			fprintf(stderr, "%zu objects != %zu objects\n", na,
+				nb);
 		rc = 1;
 	}
 	for (size_t i = 0; rc == 0 && i < na; i++) {
@@ -325,4 +329,35 @@ int main(int argc, char **argv)
 	free(ia);
 	free(ib);
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	bool expand = argc > 1 && strcmp(argv[1], "--expand") == 0;
+
+	/* --pairs A1 B1 A2 B2 ...: prints each Ai equal to its Bi, so a
+	 * suite compares many pairs in one process. */
+	if (argc > 1 && strcmp(argv[1], "--pairs") == 0) {
+		int rc = 0;
+
+		if (argc % 2) {
+			fputs("usage: yamlcmp --pairs [A B]...\n", stderr);
+			return 2;
+		}
+		for (int i = 2; i < argc; i += 2) {
+			int r = compare(argv[i], argv[i + 1], false, true);
+
+			if (r == 0)
+				puts(argv[i]);
+			else if (r == 2)
+				rc = 2;
+		}
+		return rc;
+	}
+	if (argc != 3 + expand) {
+		fputs("usage: yamlcmp [--expand] EXPECTED ACTUAL\n"
+		      "       yamlcmp --pairs [A B]...\n", stderr);
+		return 2;
+	}
+	return compare(argv[1 + expand], argv[2 + expand], expand, false);
 }

@@ -297,7 +297,7 @@ START_TEST(test_backend_counts)
 	       SVC("s", ""), CHAIN);
 	ck_assert_ptr_nonnull(tr_diag(&r, WG_SEV_WARNING, "selects 65 backend "
 				      "pods (Deployment/a 30, CronJob/c 20, "
-				      "Pod/p 1, Deployment/b 14): the Windows "
+				      "Pod/p 1 and 1 more): the Windows "
 				      "kube-proxy supports at most 64"));
 	tr_free(&r);
 	/* 64 is fine; a count that is not a number is unknown */
