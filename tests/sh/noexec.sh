@@ -9,9 +9,9 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 fail=0
 calls='system|popen|fork|vfork|clone|execl|execlp|execle|execv|execvp|execvpe|execve|fexecve|posix_spawn|posix_spawnp|dlopen'
 hits=$(grep -EnH "(^|[^A-Za-z0-9_.>])($calls)[[:space:]]*\(" \
-	"$src"/src/*.c "$src"/src/*.h "$src"/src/cli/*.c "$src"/src/cli/*.h \
+	"$src"/src/*/*.c "$src"/src/*/*.h \
 	"$src"/gen/*.c "$src"/transforms/*.c "$src"/transforms/*.h \
-	"$src"/include/wingen/*.h 2>/dev/null)
+	"$src"/include/wingen/*/*.h 2>/dev/null)
 if [ -n "$hits" ]; then
 	echo "FAIL a call that runs a program:"; echo "$hits"; fail=1
 else
