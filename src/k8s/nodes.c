@@ -5,6 +5,7 @@
 
 #include "wingen/base/alloc.h"
 #include "wingen/k8s/keys.h"
+#include "k8s_internal.h"
 
 /*
  * Facts: reference/windows.md.  The kubelet labels a node with
@@ -305,47 +306,16 @@ int wg_cluster_read(struct wg_ctx *ctx, struct wg_cluster *c,
 
 /* ---- taints and tolerations --------------------------------------------- */
 
-/* The text of a scalar field of a mapping; "" when missing or null. */
-static const char *field(const struct wg_node *m, const char *key,
-			 size_t *len)
-{
-	const struct wg_node *v = wg_map_get(m, key);
-
-	if (!wg_is_scalar(v) || wg_node_is_null(v)) {
-		*len = 0;
-		return "";
-	}
-	*len = v->len;
-	return v->u.str;
-}
-
-static bool field_eq(const struct wg_node *a, const struct wg_node *b,
-		     const char *key)
-{
-	size_t la, lb;
-	const char *sa = field(a, key, &la), *sb = field(b, key, &lb);
-
-	return la == lb && memcmp(sa, sb, la) == 0;
-}
-
-static bool field_is(const struct wg_node *m, const char *key, const char *s)
-{
-	size_t len;
-	const char *v = field(m, key, &len);
-
-	return len == strlen(s) && memcmp(v, s, len) == 0;
-}
-
 bool wg_taint_repels(const struct wg_node *taint)
 {
-	return field_is(taint, "effect", "NoSchedule")
-	       || field_is(taint, "effect", "NoExecute");
+	return wg_k8s_field_is(taint, "effect", "NoSchedule")
+	       || wg_k8s_field_is(taint, "effect", "NoExecute");
 }
 
 bool wg_taint_is_condition(const struct wg_node *taint)
 {
 	for (size_t i = 0; condition_taints[i]; i++)
-		if (field_is(taint, "key", condition_taints[i]))
+		if (wg_k8s_field_is(taint, "key", condition_taints[i]))
 			return true;
 	return false;
 }
@@ -353,9 +323,9 @@ bool wg_taint_is_condition(const struct wg_node *taint)
 const char *wg_taint_text(struct wg_arena *arena, const struct wg_node *taint)
 {
 	size_t kl, vl, el;
-	const char *k = field(taint, "key", &kl), *v = field(taint, "value",
+	const char *k = wg_k8s_field(taint, "key", &kl), *v = wg_k8s_field(taint, "value",
 							     &vl);
-	const char *e = field(taint, "effect", &el);
+	const char *e = wg_k8s_field(taint, "effect", &el);
 
 	if (vl)
 		return wg_arena_printf(arena, "%.*s=%.*s:%.*s", (int)kl, k,
@@ -370,16 +340,16 @@ bool wg_toleration_tolerates(const struct wg_node *tol,
 
 	if (!wg_is_map(tol) || !wg_is_map(taint))
 		return false;
-	field(tol, "effect", &len);
-	if (len && !field_eq(tol, taint, "effect"))
+	wg_k8s_field(tol, "effect", &len);
+	if (len && !wg_k8s_field_eq(tol, taint, "effect"))
 		return false;
-	field(tol, "key", &len);
-	if (len && !field_eq(tol, taint, "key"))
+	wg_k8s_field(tol, "key", &len);
+	if (len && !wg_k8s_field_eq(tol, taint, "key"))
 		return false;
-	if (field_is(tol, "operator", "Exists"))
+	if (wg_k8s_field_is(tol, "operator", "Exists"))
 		return true;
-	if (field_is(tol, "operator", "Equal") || field_is(tol, "operator", ""))
-		return field_eq(tol, taint, "value");
+	if (wg_k8s_field_is(tol, "operator", "Equal") || wg_k8s_field_is(tol, "operator", ""))
+		return wg_k8s_field_eq(tol, taint, "value");
 	return false;
 }
 
@@ -397,38 +367,6 @@ bool wg_node_has_labels(const struct wg_cluster_node *n,
 	return true;
 }
 
-static bool value_in(const struct wg_node *values, const char *v)
-{
-	for (size_t i = 0; wg_is_seq(values) && i < values->len; i++)
-		if (wg_scalar_is(wg_seq_item(values, i), v))
-			return true;
-	return false;
-}
-
-/* Gt/Lt: both sides integers (Go's strconv.Atoi), else it fails. */
-static bool compare(const struct wg_node *values, const char *v, bool gt)
-{
-	const struct wg_node *first;
-	char buf[32], *end;
-	long long a, b;
-
-	if (!wg_is_seq(values) || values->len != 1)
-		return false;
-	first = wg_seq_item(values, 0);
-	if (!wg_is_scalar(first) || !first->len || first->len >= sizeof(buf)
-	    || !*v)
-		return false;
-	memcpy(buf, first->u.str, first->len);
-	buf[first->len] = '\0';
-	b = strtoll(buf, &end, 10);
-	if (*end)
-		return false;
-	a = strtoll(v, &end, 10);
-	if (*end)
-		return false;
-	return gt ? a > b : a < b;
-}
-
 /* Whether requirement e holds for a node whose value of e's key is v
  * (NULL: the node has no such label or field). */
 static bool requirement_holds(const struct wg_node *e, const char *v)
@@ -437,17 +375,17 @@ static bool requirement_holds(const struct wg_node *e, const char *v)
 	const struct wg_node *values = wg_map_get(e, "values");
 
 	if (wg_scalar_is(op, "In"))
-		return v && value_in(values, v);
+		return v && wg_k8s_values_has(values, v);
 	if (wg_scalar_is(op, "NotIn"))
-		return !v || !value_in(values, v);
+		return !v || !wg_k8s_values_has(values, v);
 	if (wg_scalar_is(op, "Exists"))
 		return v != NULL;
 	if (wg_scalar_is(op, "DoesNotExist"))
 		return v == NULL;
 	if (wg_scalar_is(op, "Gt"))
-		return v && compare(values, v, true);
+		return wg_k8s_compare(values, v, true);
 	if (wg_scalar_is(op, "Lt"))
-		return v && compare(values, v, false);
+		return wg_k8s_compare(values, v, false);
 	return false;	/* an operator validation rejects */
 }
 

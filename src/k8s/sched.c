@@ -1,66 +1,19 @@
 #include "wingen/k8s/sched.h"
 
-#include <errno.h>
-#include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
-/* The text of a scalar field of a mapping; "" when missing or null. */
-static const char *field(const struct wg_node *m, const char *key,
-			 size_t *len)
-{
-	const struct wg_node *v = wg_map_get(m, key);
-
-	if (!wg_is_scalar(v) || wg_node_is_null(v)) {
-		*len = 0;
-		return "";
-	}
-	*len = v->len;
-	return v->u.str;
-}
-
-static bool field_eq(const struct wg_node *a, const struct wg_node *b,
-		     const char *key)
-{
-	size_t la, lb;
-	const char *sa = field(a, key, &la), *sb = field(b, key, &lb);
-
-	return la == lb && memcmp(sa, sb, la) == 0;
-}
-
-static bool field_is(const struct wg_node *m, const char *key, const char *s)
-{
-	size_t len;
-	const char *v = field(m, key, &len);
-
-	return len == strlen(s) && memcmp(v, s, len) == 0;
-}
-
-/* Parses a decimal integer scalar (as Go's strconv.ParseInt). */
-static bool parse_int(const char *s, size_t len, long long *out)
-{
-	char buf[32], *end;
-
-	*out = 0;
-	if (!len || len >= sizeof(buf))
-		return false;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	*out = strtoll(buf, &end, 10);
-	return !errno && *end == '\0' && buf[0] != ' ';
-}
+#include "k8s_internal.h"
 
 /* tolerationSeconds: true and *out when set, false when nil. */
 static bool seconds(const struct wg_node *m, long long *out, bool *bad)
 {
 	size_t len;
-	const char *s = field(m, "tolerationSeconds", &len);
+	const char *s = wg_k8s_field(m, "tolerationSeconds", &len);
 
 	*bad = false;
 	if (!len)
 		return false;
-	if (!parse_int(s, len, out))
+	if (!wg_k8s_parse_int(s, len, out))
 		*bad = true;
 	return true;
 }
@@ -71,13 +24,13 @@ bool wg_toleration_superset(const struct wg_node *ss, const struct wg_node *t)
 
 	if (!wg_is_map(ss) || !wg_is_map(t))
 		return false;
-	field(ss, "key", &klen);
-	if (!field_eq(ss, t, "key")
-	    && !(klen == 0 && field_is(ss, "operator", "Exists")))
+	wg_k8s_field(ss, "key", &klen);
+	if (!wg_k8s_field_eq(ss, t, "key")
+	    && !(klen == 0 && wg_k8s_field_is(ss, "operator", "Exists")))
 		return false;
-	if (!field_eq(ss, t, "effect") && !field_is(ss, "effect", ""))
+	if (!wg_k8s_field_eq(ss, t, "effect") && !wg_k8s_field_is(ss, "effect", ""))
 		return false;
-	if (field_is(ss, "effect", "NoExecute")) {
+	if (wg_k8s_field_is(ss, "effect", "NoExecute")) {
 		long long a = 0, b = 0;
 		bool bad_a = false, bad_b = false;
 
@@ -86,10 +39,10 @@ bool wg_toleration_superset(const struct wg_node *ss, const struct wg_node *t)
 				return false;
 		}
 	}
-	if (field_is(ss, "operator", "Equal") || field_is(ss, "operator", ""))
-		return field_is(t, "operator", "Equal")
-		       && field_eq(ss, t, "value");
-	return field_is(ss, "operator", "Exists");
+	if (wg_k8s_field_is(ss, "operator", "Equal") || wg_k8s_field_is(ss, "operator", ""))
+		return wg_k8s_field_is(t, "operator", "Equal")
+		       && wg_k8s_field_eq(ss, t, "value");
+	return wg_k8s_field_is(ss, "operator", "Exists");
 }
 
 long wg_tolerations_find_superset(const struct wg_node *seq,
@@ -121,29 +74,6 @@ static const struct wg_label *label_for(const struct wg_node *key,
 	return NULL;
 }
 
-static bool value_in(const struct wg_node *values, const char *v)
-{
-	for (size_t i = 0; wg_is_seq(values) && i < values->len; i++)
-		if (wg_scalar_is(wg_seq_item(values, i), v))
-			return true;
-	return false;
-}
-
-/* Gt/Lt: both sides must parse as integers, else the expression fails. */
-static bool compare(const struct wg_node *values, const char *v, bool gt)
-{
-	const struct wg_node *first;
-	long long a = 0, b = 0;
-
-	if (!wg_is_seq(values) || values->len != 1)
-		return false;
-	first = wg_seq_item(values, 0);
-	if (!wg_is_scalar(first) || !parse_int(v, strlen(v), &a)
-	    || !parse_int(first->u.str, first->len, &b))
-		return false;
-	return gt ? a > b : a < b;
-}
-
 /* Whether expression e holds on a node carrying label l. */
 static bool expr_holds(const struct wg_node *e, const struct wg_label *l)
 {
@@ -151,15 +81,15 @@ static bool expr_holds(const struct wg_node *e, const struct wg_label *l)
 	const struct wg_node *values = wg_map_get(e, "values");
 
 	if (wg_scalar_is(op, "In"))
-		return value_in(values, l->value);
+		return wg_k8s_values_has(values, l->value);
 	if (wg_scalar_is(op, "NotIn"))
-		return !value_in(values, l->value);
+		return !wg_k8s_values_has(values, l->value);
 	if (wg_scalar_is(op, "DoesNotExist"))
 		return false;
 	if (wg_scalar_is(op, "Gt"))
-		return compare(values, l->value, true);
+		return wg_k8s_compare(values, l->value, true);
 	if (wg_scalar_is(op, "Lt"))
-		return compare(values, l->value, false);
+		return wg_k8s_compare(values, l->value, false);
 	return true;	/* Exists, or an operator validation rejects */
 }
 
