@@ -1,6 +1,5 @@
 /*
- * The command table, and the two commands too small for a file of their
- * own (version, help).
+ * The command table, and help (too small for a file of its own).
  */
 #include <stdio.h>
 #include <string.h>
@@ -139,7 +138,9 @@ const struct wg_command wg_commands[] = {
 		"fmt [-f PATH]... [-o yaml|json] [--output-file FILE] [-j N]",
 		"Read manifests and write them back unchanged (no plugins).",
 		"Empty documents are dropped and Lists expanded; everything else\n"
-		"comes out semantically equal, in the style it went in with.\n\n"
+		"comes out semantically equal, in the style it went in with.\n"
+		"Comments are dropped (libyaml's parser does not report them);\n"
+		"wingen migrate edits files as text and keeps them.\n\n"
 		"options:\n"
 		"  -f, --filename PATH      input file, folder or - (repeatable)\n"
 		"  -o, --output FORMAT      yaml (default) or json (one object a line)\n"
@@ -232,7 +233,10 @@ const struct wg_command wg_commands[] = {
 	},
 	{
 		"version", wg_cmd_version, "version",
-		"Print the version of wingen and of the libraries it uses.", "",
+		"Print the version of wingen and of the libraries it uses.",
+		"One line for wingen, then one per library (libyaml, libcyaml,\n"
+		"PCRE2): the version wingen was built with and the one it runs\n"
+		"with now (a shared library can be upgraded under the binary).\n",
 	},
 	{
 		"help", wg_cmd_help, "help [COMMAND|plugins]",
@@ -240,18 +244,6 @@ const struct wg_command wg_commands[] = {
 	},
 	{ NULL, NULL, NULL, NULL, NULL },
 };
-
-int wg_cmd_version(int argc, char **argv)
-{
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0
-			 || strcmp(argv[1], "-h") == 0))
-		return wg_print_help("version");
-	if (argc > 1)
-		return wg_usage_error("version", "unexpected argument '%s'",
-				      argv[1]);
-	printf("wingen %s\n", WINGEN_VERSION);
-	return WG_EXIT_OK;
-}
 
 /* wingen help plugins: what a profile's transforms: may list, in the
  * default chain's order. */

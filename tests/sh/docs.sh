@@ -33,6 +33,11 @@ for c in $commands; do
 		|| no "wingen $c --help does not start with its usage"
 done
 
+# fmt drops comments: its --help says so (a user expects a formatter to
+# keep them).
+"$wingen" fmt --help | grep -q "^Comments are dropped" \
+	|| no "wingen fmt --help does not say that comments are dropped"
+
 # The man page: rendered, and without formatter warnings.
 if command -v man >/dev/null 2>&1; then
 	LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$man_page" >"$tmp/man.txt" \
@@ -63,6 +68,21 @@ done
 for key in $("$wingen" help fn | sed -n 's/^    \([a-zA-Z-]*\)=.*/\1/p'); do
 	grep -qE -- "^ +$key=" "$tmp/man.txt" \
 		|| no "the man page does not list fn's setting $key"
+done
+# ENVIRONMENT: every variable wingen reads (getenv in the sources) and
+# every one the wrappers in examples/ read, with each WINGEN_LIMITS name.
+envs=$(grep -rhoE 'getenv\("[A-Z_]+"\)' "$root/src" "$root/gen" "$root/transforms" \
+	| sed 's/getenv("\(.*\)")/\1/'; grep -rhoE '\$\{WINGEN[A-Z_]*:-' "$root/examples" \
+	| sed 's/^..\(.*\):-$/\1/')
+[ -n "$envs" ] || no "found no environment variable in the sources (the grep is wrong)"
+env_part=$(sed -n '/^ENVIRONMENT/,/^[A-Z]/p' "$tmp/man.txt")
+for v in $(printf '%s\n' $envs | sort -u); do
+	grep -qE "^       $v\b" <<<"$env_part" \
+		|| no "the man page's ENVIRONMENT does not describe \$$v"
+done
+for n in $(sed -n 's/^\t{ "\([a-z-]*\)", offsetof(struct wg_limits.*/\1/p' "$root/src/base/ctx.c"); do
+	grep -q -- "$n" <<<"$env_part" \
+		|| no "the man page's ENVIRONMENT does not name the limit $n"
 done
 for tool in kubectl "Helm 3" "Helm 4" kustomize kpt "Argo CD" Flux; do
 	grep -q "^       $tool" "$tmp/man.txt" \

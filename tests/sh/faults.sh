@@ -255,9 +255,9 @@ fi
 # migrate --in-place: SIGTERM while its temporary files are written; no
 # manifest changes and no temporary file is left.
 if [ -n "$shim" ]; then
-	mkdir mig
+	mkdir sigmig
 	for i in 1 2 3; do
-		cat >mig/app$i.yaml <<Y
+		cat >sigmig/app$i.yaml <<Y
 # app $i
 apiVersion: apps/v1
 kind: Deployment
@@ -270,10 +270,10 @@ spec:
         image: mcr.microsoft.com/windows/servercore:ltsc2022
 Y
 	done
-	cp -r mig mig.before
+	cp -r sigmig sigmig.before
 	rm -f mark
 	WG_SLOW_WRITE=.wingen- WG_SLOW_MARK=$tmp/mark LD_PRELOAD=$shim \
-		"$wingen" migrate mig --in-place 2>err &
+		"$wingen" migrate sigmig --in-place 2>err &
 	pid=$!
 	for i in $(seq 100); do [ -e mark ] && break; sleep 0.1; done
 	if [ ! -e mark ]; then
@@ -283,17 +283,17 @@ Y
 		kill -TERM $pid
 		wait $pid
 		rc=$?
-		if [ $rc -gt 128 ] && diff -r mig mig.before >/dev/null \
+		if [ $rc -gt 128 ] && diff -r sigmig sigmig.before >/dev/null \
 			&& [ -z "$(temps)" ]; then
 			ok "SIGTERM during migrate --in-place: no file changed, no temporary file"
 		else
 			bad "SIGTERM during migrate --in-place: exit $rc, temp '$(temps)'" \
-				"$(diff -r mig mig.before | head -5)" "$(cat err)"
+				"$(diff -r sigmig sigmig.before | head -5)" "$(cat err)"
 		fi
 	fi
 	# and without the signal it does change them (the test can fail)
-	if "$wingen" migrate mig --in-place >/dev/null 2>err \
-		&& ! diff -r mig mig.before >/dev/null && grep -q "# app 1" mig/app1.yaml
+	if "$wingen" migrate sigmig --in-place >/dev/null 2>err \
+		&& ! diff -r sigmig sigmig.before >/dev/null && grep -q "# app 1" sigmig/app1.yaml
 	then ok "migrate --in-place rewrites the files"
 	else bad "migrate --in-place did not rewrite" "$(cat err)"; fi
 fi

@@ -27,6 +27,8 @@ spec:
       - {name: web, image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022}
 YAML
 
+cp "$root/tests/data/nodes/ws2022-containerd.json" nodes.json
+
 # Each command with each of its formats: stdout in that format.
 # format_ok FORMAT FILE: FILE holds that format.
 format_ok() {
@@ -72,11 +74,25 @@ yaml,json build -f in.yaml
 yaml,json fmt -f in.yaml
 text,json check -f in.yaml
 table,json builds
+yaml,json runtimeclasses
+yaml init -f nodes.json
 CMDS
 
 # build's JSON is the same objects as its YAML.
 "$wingen" build -f in.yaml >a.yaml && "$wingen" build -f in.yaml -o json >a.json \
 	&& "$wingen" fmt -f a.json >b.yaml && "$yamlcmp" a.yaml b.yaml >/dev/null 2>&1 || no "build -o json is not build's YAML as JSON"
+# The commands without an output format say so instead of taking -o.
+for cmd in "migrate in.yaml --diff" fn version; do
+	# shellcheck disable=SC2086
+	"$wingen" $cmd -o yaml >out 2>err </dev/null
+	rc=$?
+	[ "$rc" = 2 ] && [ ! -s out ] || no "$cmd -o yaml: exit $rc, not a usage error"
+done
+# init's only format is yaml: json is a usage error, not a file.
+"$wingen" init -f nodes.json -o json >out 2>err
+[ $? = 2 ] && [ ! -e json ] && grep -q -- --output-file err \
+	|| no "init -o json: $(cat err)"
+
 # --output-file with a failing run: the file is left alone.
 echo keep >kept.yaml
 printf 'a: [\n' >bad.yaml
