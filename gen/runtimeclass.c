@@ -13,6 +13,7 @@
 #include "wingen/base/input.h"
 #include "wingen/k8s/kinds.h"
 #include "wingen/k8s/labelsel.h"
+#include "wingen/k8s/quantity.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/reader.h"
 #include "wingen/core/runtimeclass.h"
@@ -393,49 +394,58 @@ size_t wg_runtime_class_validate(struct wg_ctx *ctx,
 
 /* ---- generation --------------------------------------------------------- */
 
-/* Annotations KRM orchestrators add; they say nothing about the object. */
-static bool is_orchestrator_annotation(const struct wg_node *key)
+/*
+ * An input RuntimeClass is compared with the generated one on what makes
+ * a RuntimeClass what it is, the fields the API server and the
+ * RuntimeClass admission plugin read (k8s.io/api node/v1 RuntimeClass;
+ * plugin/pkg/admission/runtimeclass/admission.go): handler, scheduling,
+ * overhead.  Metadata is not compared: labels and annotations a release
+ * tool adds (app.kubernetes.io/managed-by, kpt's and kustomize's own) say
+ * nothing about the class, and the input's object, its metadata with it,
+ * is the one kept.  overhead.podFixed compares as quantities by value, as
+ * admission compares a pod's overhead with it (apiequality.Semantic:
+ * "0.1" is "100m").
+ */
+static const char *const rc_fields[] = { "handler", "scheduling", "overhead" };
+
+static const struct wg_node *field_of(const struct wg_node *root,
+				      const char *key)
 {
-	static const char *const prefixes[] = {
-		WG_KRM_PREFIX, WG_KRM_INTERNAL_PREFIX,
-		WG_KRM_ID_PREFIX, WG_KUSTOMIZE_ID_PREFIX,
-	};
+	const struct wg_node *v = wg_map_get(root, key);
 
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(*prefixes); i++) {
-		size_t n = strlen(prefixes[i]);
+	return wg_node_is_null(v) ? NULL : v;
+}
 
-		if (key->len >= n && memcmp(key->u.str, prefixes[i], n) == 0)
-			return true;
+static bool same_field(const char *key, const struct wg_node *a,
+		       const struct wg_node *b)
+{
+	if (strcmp(key, "overhead") == 0 && (!a || wg_is_map(a))
+	    && (!b || wg_is_map(b))) {
+		if ((a ? a->len : 0) > 1 || (b ? b->len : 0) > 1)
+			return wg_node_equal(a, b);	/* not only podFixed */
+		return wg_resource_list_equal(field_of(a, "podFixed"),
+					      field_of(b, "podFixed"));
 	}
-	return false;
+	return wg_node_equal(a, b);
 }
 
-/* The input object as compared with the generated one. */
-static const struct wg_node *comparable(struct wg_arena *a,
-					const struct wg_node *root)
+static bool same_class(const struct wg_node *a, const struct wg_node *b)
 {
-	const struct wg_node *ann = wg_path_get(root, "metadata.annotations");
-	struct wg_node *copy, *cann;
-
-	if (!wg_is_map(ann))
-		return root;
-	copy = wg_node_clone(a, root);
-	cann = wg_path_get(copy, "metadata.annotations");
-	for (size_t i = 0; i < cann->len; i++)
-		if (is_orchestrator_annotation(wg_map_key(cann, i)))
-			wg_map_delete_at(cann, i--);
-	if (cann->len == 0)
-		wg_map_delete(wg_map_get(copy, "metadata"), "annotations");
-	return copy;
+	for (size_t i = 0; i < sizeof(rc_fields) / sizeof(*rc_fields); i++)
+		if (!same_field(rc_fields[i], field_of(a, rc_fields[i]),
+				field_of(b, rc_fields[i])))
+			return false;
+	return true;
 }
 
-/* The first path where a and b differ, into path; false when equal. */
+/* The first path where a and b differ, into path; false when equal.
+ * Quantities compare by value. */
 static bool first_difference(const struct wg_node *a, const struct wg_node *b,
 			     struct wg_buf *path)
 {
 	size_t mark = path->len;
 
-	if (wg_node_equal(a, b))
+	if (wg_node_equal(a, b) || wg_quantity_node_equal(a, b))
 		return false;
 	if (wg_is_map(a) && wg_is_map(b)) {
 		for (size_t i = 0; i < a->len; i++) {
@@ -476,20 +486,28 @@ static struct wg_resource *find_existing(struct wg_resources *list,
 	return NULL;
 }
 
-static void report_conflict(struct wg_ctx *ctx, struct wg_resources *list,
+static void report_conflict(struct wg_ctx *ctx,
 			    const struct wg_resource *existing,
 			    const struct wg_node *want, const char *what)
 {
-	struct wg_arena a = WG_ARENA_INIT;
+	const struct wg_node *have = existing->root;
 	struct wg_buf path = WG_BUF_INIT;
-	const struct wg_node *have = comparable(&a, existing->root);
 	const struct wg_node *hv, *wv;
 	struct wg_buf hs = WG_BUF_INIT, ws = WG_BUF_INIT;
 
-	(void)list;
-	first_difference(want, have, &path);
-	if (!path.len)
-		first_difference(have, want, &path);
+	for (size_t i = 0; i < sizeof(rc_fields) / sizeof(*rc_fields); i++) {
+		const char *k = rc_fields[i];
+
+		if (same_field(k, field_of(have, k), field_of(want, k)))
+			continue;
+		wg_path_append_key(&path, k, strlen(k));
+		if (field_of(have, k) && field_of(want, k)
+		    && !first_difference(field_of(want, k), field_of(have, k),
+					 &path))
+			first_difference(field_of(have, k), field_of(want, k),
+					 &path);
+		break;
+	}
 	hv = wg_path_get(have, path.buf);
 	wv = wg_path_get(want, path.buf);
 	if (hv)
@@ -505,7 +523,6 @@ static void report_conflict(struct wg_ctx *ctx, struct wg_resources *list,
 	wg_buf_release(&hs);
 	wg_buf_release(&ws);
 	wg_buf_release(&path);
-	wg_arena_release(&a);
 }
 
 /*
@@ -561,13 +578,11 @@ static bool kept_existing(struct wg_ctx *ctx, struct wg_resources *list,
 			  const char *what)
 {
 	struct wg_resource *existing = find_existing(list, name);
-	struct wg_arena scratch = WG_ARENA_INIT;
 
 	if (!existing)
 		return false;
-	if (!wg_node_equal(comparable(&scratch, existing->root), want->root))
-		report_conflict(ctx, list, existing, want->root, what);
-	wg_arena_release(&scratch);
+	if (!same_class(existing->root, want->root))
+		report_conflict(ctx, existing, want->root, what);
 	return true;
 }
 

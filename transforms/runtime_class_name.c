@@ -7,7 +7,7 @@
  * when the pod is created (windows.md 1.2): a pod nodeSelector key whose
  * value differs from the RuntimeClass's scheduling.nodeSelector gets the
  * pod rejected; so does a spec.overhead that differs from the
- * RuntimeClass's overhead.podFixed (or is set when it has none).  wingen
+ * RuntimeClass's overhead.podFixed by value (or is set when it has none).  wingen
  * never writes spec.overhead: admission fills it in.
  *
  * HostProcess pods are left without a RuntimeClass: they run on the host,
@@ -17,6 +17,7 @@
 
 #include "tx.h"
 #include "wingen/k8s/keys.h"
+#include "wingen/k8s/quantity.h"
 
 /* The scheduling.nodeSelector the build's RuntimeClass has: the one in
  * the stream, else the one the runtime-class generator writes. */
@@ -77,7 +78,10 @@ static void check_admission(struct wg_ctx *ctx, struct wg_resources *list,
 	if (wg_node_is_null(overhead))
 		return;
 	wg_podspec_path(path, ps, "overhead", (const char *)NULL);
-	if (podfixed && wg_node_equal(overhead, podfixed))
+	/* Admission compares by value (apiequality.Semantic: "0.1" is
+	 * "100m"); an empty overhead is filled in like a missing one. */
+	if (podfixed && (wg_resource_list_equal(overhead, podfixed)
+			 || (wg_is_map(overhead) && overhead->len == 0)))
 		wg_warning(ctx, res, overhead, path->buf,
 			   "is set; the RuntimeClass admission plugin fills "
 			   "it in from RuntimeClass '%s', so leave it out",

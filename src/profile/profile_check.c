@@ -14,6 +14,7 @@
 #include "wingen/base/buf.h"
 #include "wingen/base/input.h"
 #include "wingen/base/template.h"
+#include "wingen/k8s/quantity.h"
 
 #define DEFAULT_RELEASE "ltsc2022"
 #define DEFAULT_ARCH "amd64"
@@ -258,38 +259,13 @@ static const struct wg_release *check_release(struct wg_profile_loader *L,
 
 /* Kubernetes resource quantity: a non-negative decimal with an optional
  * binary (Ki..Ei), decimal (n, u, m, k, M..E) or exponent suffix. */
+/* A quantity ParseQuantity reads (quantity.h), not negative: the API
+ * server validates overhead.podFixed as container limits. */
 static bool is_quantity(const char *s, size_t len)
 {
-	static const char *const suffixes[] = {
-		"Ki", "Mi", "Gi", "Ti", "Pi", "Ei",
-		"n", "u", "m", "k", "M", "G", "T", "P", "E", "",
-	};
-	size_t i = 0, digits = 0;
+	struct wg_quantity q;
 
-	if (i < len && s[i] == '+')
-		i++;
-	while (i < len && s[i] >= '0' && s[i] <= '9')
-		i++, digits++;
-	if (i < len && s[i] == '.') {
-		i++;
-		while (i < len && s[i] >= '0' && s[i] <= '9')
-			i++, digits++;
-	}
-	if (!digits)
-		return false;
-	if (i < len && (s[i] == 'e' || s[i] == 'E') && i + 1 < len
-	    && (s[i + 1] == '+' || s[i + 1] == '-'
-		|| (s[i + 1] >= '0' && s[i + 1] <= '9'))) {
-		size_t j = i + 1 + (s[i + 1] == '+' || s[i + 1] == '-');
-
-		if (j < len && strspn(s + j, "0123456789") == len - j)
-			return true;
-	}
-	for (size_t k = 0; k < COUNT(suffixes); k++)
-		if (len - i == strlen(suffixes[k])
-		    && memcmp(s + i, suffixes[k], len - i) == 0)
-			return true;
-	return false;
+	return wg_quantity_parse(s, len, &q) == 0 && !q.neg;
 }
 
 /* A container resource name as the API server validates it: a qualified

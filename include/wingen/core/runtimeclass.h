@@ -15,8 +15,10 @@
  * ("$handler") are replaced by values after parsing, never by text
  * substitution.  The generated objects go first in the list, in build
  * order, flagged WG_RES_GENERATED.  A RuntimeClass of the same name in the
- * input is kept instead when it is semantically equal, and is an error
- * when it differs.
+ * input is kept instead (its metadata, labels and annotations included)
+ * when its handler, scheduling and overhead equal the generated one's
+ * (overhead.podFixed by value: "0.1" is "100m"), and is an error when
+ * they differ; metadata is not compared.
  */
 extern const struct wg_plugin wg_gen_runtime_class;
 
