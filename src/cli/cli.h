@@ -7,6 +7,7 @@
 
 #include "wingen/base/ctx.h"
 #include "wingen/base/input.h"
+#include "wingen/k8s/nodes.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/resource.h"
 #include "wingen/yaml/writer.h"
@@ -175,6 +176,36 @@ int wg_session_load(struct wg_session *s, const char *profile_arg,
 /* Reads every input into s->list.  0 or -1 (reported). */
 int wg_session_read(struct wg_session *s);
 void wg_session_release(struct wg_session *s);
+
+/*
+ * --nodes NODES (nodes_arg.c): the cluster's nodes for build and check,
+ * read as init reads them; the strings of cluster point into list and
+ * inputs, kept until the run ends.
+ */
+struct wg_cli_nodes {
+	struct wg_pathlist paths;	/* every --nodes, in order */
+	struct wg_inputs inputs;
+	struct wg_resources list;
+	struct wg_cluster cluster;
+	bool read;		/* paths were given and read without error */
+};
+
+void wg_cli_nodes_init(struct wg_cli_nodes *n);
+void wg_cli_nodes_release(struct wg_cli_nodes *n);
+/* Stdin holds one input: "--nodes -" while the manifests come from stdin
+ * too is a usage error (returns WG_EXIT_USAGE); else 0. */
+int wg_cli_nodes_stdin_clash(const char *cmd, const struct wg_cli_nodes *n,
+			     const struct wg_pathlist *manifests);
+/* Reads the nodes of n->paths (none: nothing to do).  0, or -1 with the
+ * errors on ctx (positioned, as for manifests). */
+int wg_cli_nodes_read(struct wg_ctx *ctx, struct wg_cli_nodes *n);
+/* After the chain: list held against the nodes (core/placement.h), when
+ * they were read.  classes_apart: the stream holds no RuntimeClass of the
+ * profile's (post-renderer mode), so the ones its pods name are made from
+ * the profile for the check. */
+void wg_cli_nodes_check(struct wg_ctx *ctx, const struct wg_cli_nodes *n,
+			const struct wg_profile *p,
+			const struct wg_resources *list, bool classes_apart);
 
 /* Parses the --load-restrictor value: rootonly or none. */
 int wg_parse_load_restrictor(const char *cmd, const char *arg, bool *none);

@@ -25,6 +25,7 @@ struct build_opts {
 	bool only_rc;		/* --only-runtimeclasses: the bootstrap */
 	unsigned jobs;		/* threads reading and writing (--jobs) */
 	struct wg_profile_opts popts;
+	struct wg_cli_nodes nodes;	/* --nodes */
 };
 
 static int parse(int argc, char **argv, struct build_opts *o)
@@ -42,6 +43,7 @@ static int parse(int argc, char **argv, struct build_opts *o)
 		{ "no-runtimeclasses", 0, WG_OPT_FLAG, &o->no_rc, NULL },
 		{ "only-runtimeclasses", 0, WG_OPT_FLAG, &o->only_rc, NULL },
 		{ "jobs", 'j', WG_OPT_JOBS, &o->jobs, NULL },
+		{ "nodes", 0, WG_OPT_PATHS, &o->nodes.paths, NULL },
 		WG_OPTS_PROFILE(&o->popts),
 		WG_OPT_END,
 	};
@@ -91,14 +93,16 @@ int wg_cmd_build(int argc, char **argv)
 	struct build_opts o = { 0 };
 	struct wg_session ss;
 	struct wg_ctx *ctx = &ss.ctx;
-	int rc = parse(argc, argv, &o);
+	int rc;
 
-	if (rc) {
-		wg_pathlist_release(&o.paths);
-		wg_pathlist_release(&o.args);
-		return rc < 0 ? wg_print_help("build") : rc;
-	}
+	wg_cli_nodes_init(&o.nodes);
+	rc = parse(argc, argv, &o);
 	wg_session_init(&ss);
+	if (rc) {
+		if (rc < 0)
+			rc = wg_print_help("build");
+		goto out;
+	}
 	ctx->strict = o.strict;
 	ctx->skip_changes = !o.explain;	/* --diff/--check compare trees */
 	ss.list.share_keys = true;	/* memory over positions of keys */
@@ -109,11 +113,21 @@ int wg_cmd_build(int argc, char **argv)
 		goto out;
 	}
 	/* --only-runtimeclasses reads nothing: the RuntimeClasses come
-	 * from the profile alone. */
-	if (!wg_ctx_failed(ctx) && (o.only_rc || wg_session_read(&ss) == 0)) {
-		if (o.diff || o.check)
-			wg_cli_snapshot(&ss.list);
-		wg_cli_run_chain_mode(ctx, &ss.profile, &ss.list, rc_mode(&o));
+	 * from the profile alone, and stdin is free for the nodes. */
+	if (!wg_ctx_failed(ctx) && !o.only_rc
+	    && (rc = wg_cli_nodes_stdin_clash("build", &o.nodes, &ss.paths)))
+		goto out;
+	if (!wg_ctx_failed(ctx)) {
+		bool nodes_ok = wg_cli_nodes_read(ctx, &o.nodes) == 0;
+
+		if ((o.only_rc || wg_session_read(&ss) == 0) && nodes_ok) {
+			if (o.diff || o.check)
+				wg_cli_snapshot(&ss.list);
+			wg_cli_run_chain_mode(ctx, &ss.profile, &ss.list,
+					      rc_mode(&o));
+			wg_cli_nodes_check(ctx, &o.nodes, &ss.profile,
+					   &ss.list, o.no_rc);
+		}
 	}
 	if (o.explain)
 		wg_cli_explain(stderr, &ctx->log);
@@ -125,6 +139,7 @@ int wg_cmd_build(int argc, char **argv)
 				 o.jobs);
 out:
 	wg_session_release(&ss);
+	wg_cli_nodes_release(&o.nodes);
 	wg_pathlist_release(&o.paths);
 	wg_pathlist_release(&o.args);
 	return rc;

@@ -24,6 +24,7 @@ struct check_opts {
 	const char *output;	/* --output-file; NULL: stdout */
 	bool strict;
 	struct wg_profile_opts popts;
+	struct wg_cli_nodes nodes;	/* --nodes */
 };
 
 static int parse(int argc, char **argv, struct check_opts *o)
@@ -34,6 +35,7 @@ static int parse(int argc, char **argv, struct check_opts *o)
 		{ "filename", 'f', WG_OPT_PATHS, &o->paths, NULL },
 		WG_OPTS_OUTPUT(&format, formats, &o->output),
 		{ "strict", 0, WG_OPT_FLAG, &o->strict, NULL },
+		{ "nodes", 0, WG_OPT_PATHS, &o->nodes.paths, NULL },
 		WG_OPTS_PROFILE(&o->popts),
 		WG_OPT_END,
 	};
@@ -228,19 +230,30 @@ int wg_cmd_check(int argc, char **argv)
 	struct wg_ctx *ctx = &ss.ctx;
 	struct wg_buf report = WG_BUF_INIT;
 	bool failed;
-	int rc = parse(argc, argv, &o);
+	int rc;
 
-	if (rc) {
-		wg_pathlist_release(&o.paths);
-		wg_pathlist_release(&o.args);
-		return rc < 0 ? wg_print_help("check") : rc;
-	}
+	wg_cli_nodes_init(&o.nodes);
+	rc = parse(argc, argv, &o);
 	wg_session_init(&ss);
+	if (rc)
+		goto out;
 	ctx->strict = o.strict;
-	if (wg_session_load(&ss, o.profile, &o.popts, &o.paths) == 0
-	    && wg_session_read(&ss) == 0
-	    && wg_cli_run_chain(ctx, &ss.profile, &ss.list) == 0)
-		validate(ctx, &ss.list);
+	if (wg_session_load(&ss, o.profile, &o.popts, &o.paths) == 0) {
+		bool nodes_ok;
+
+		if ((rc = wg_cli_nodes_stdin_clash("check", &o.nodes,
+						   &ss.paths)))
+			goto out;
+		/* Both read before either is judged: a bad node list is
+		 * reported with a bad manifest. */
+		nodes_ok = wg_cli_nodes_read(ctx, &o.nodes) == 0;
+		if (wg_session_read(&ss) == 0 && nodes_ok) {
+			if (wg_cli_run_chain(ctx, &ss.profile, &ss.list) == 0)
+				validate(ctx, &ss.list);
+			wg_cli_nodes_check(ctx, &o.nodes, &ss.profile,
+					   &ss.list, false);
+		}
+	}
 	failed = wg_ctx_failed(ctx);
 	if (o.json)
 		print_json(&report, ctx, objects_changed(&ctx->log), failed);
@@ -257,9 +270,12 @@ int wg_cmd_check(int argc, char **argv)
 			failed = true;
 		}
 	}
+	rc = failed ? WG_EXIT_FAIL : WG_EXIT_OK;
+out:
 	wg_buf_release(&report);
 	wg_session_release(&ss);
+	wg_cli_nodes_release(&o.nodes);
 	wg_pathlist_release(&o.paths);
 	wg_pathlist_release(&o.args);
-	return failed ? WG_EXIT_FAIL : WG_EXIT_OK;
+	return rc < 0 ? wg_print_help("check") : rc;
 }
