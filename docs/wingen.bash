@@ -46,7 +46,7 @@ _wingen()
 		# A number: nothing to offer, and no file names.
 		COMPREPLY=()
 		return ;;
-	--runtimeclass-file | --output-file)
+	--runtimeclass-file | --output-file | --nodes)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		compopt -o filenames 2>/dev/null
 		return ;;
@@ -56,12 +56,12 @@ _wingen()
 	case $cmd in
 	build) opts="-f --filename -o --output --output-file --explain
 		--strict --diff --check --print-profile --no-runtimeclasses
-		--only-runtimeclasses -j --jobs --templates --load-restrictor
-		--help" ;;
+		--only-runtimeclasses -j --jobs --nodes --templates
+		--load-restrictor --help" ;;
 	runtimeclasses) opts="-o --output --output-file --templates
 		--load-restrictor --help" ;;
-	check) opts="-f --filename -o --output --output-file --strict --templates
-		--load-restrictor --help" ;;
+	check) opts="-f --filename -o --output --output-file --strict --nodes
+		--templates --load-restrictor --help" ;;
 	fmt) opts="-f --filename -o --output --output-file -j --jobs
 		--help" ;;
 	migrate) opts="--in-place --diff --reformat-fallback

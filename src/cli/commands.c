@@ -13,7 +13,7 @@ const struct wg_command wg_commands[] = {
 		"build [PROFILE] [-f PATH]... [-o yaml|json] [--output-file "
 		"FILE] [--explain] [--strict] [--diff] [--check] "
 		"[--print-profile] [--no-runtimeclasses | "
-		"--only-runtimeclasses] [-j N]",
+		"--only-runtimeclasses] [-j N] [--nodes NODES]",
 		"Render manifests for a mixed Linux/Windows cluster.",
 		"Reads manifests from the profile's resources: and every -f PATH\n"
 		"(a file, a folder of *.yaml, *.yml and *.json files, or - for\n"
@@ -45,6 +45,12 @@ const struct wg_command wg_commands[] = {
 		"  -j, --jobs N             read large inputs and write the YAML on\n"
 		"                           N threads (the same output; default:\n"
 		"                           the CPUs, at most 4)\n"
+		"      --nodes NODES        the cluster's nodes (kubectl get nodes\n"
+		"                           -o json: a file, a folder, or - when\n"
+		"                           the manifests are not on stdin): every\n"
+		"                           build, RuntimeClass and workload must\n"
+		"                           fit some node, else an error and\n"
+		"                           nothing written (repeatable)\n"
 		"      --templates DIR      templates overriding the embedded ones\n"
 		"      --load-restrictor R  rootonly (default): the profile's files\n"
 		"                           must lie in its folder; none: anywhere\n"
@@ -70,7 +76,7 @@ const struct wg_command wg_commands[] = {
 	{
 		"check", wg_cmd_check,
 		"check [PROFILE] [-f PATH]... [-o text|json] [--output-file "
-		"FILE] [--strict]",
+		"FILE] [--strict] [--nodes NODES]",
 		"Run the chain as build does and report, writing no manifests.",
 		"Reads the same inputs as build and runs the same chain, then\n"
 		"prints every diagnostic (errors, warnings, notes) on stdout, one\n"
@@ -78,13 +84,20 @@ const struct wg_command wg_commands[] = {
 		"and a summary line; or, with -o json, one JSON\n"
 		"document with the diagnostics and every change the chain would\n"
 		"make.  Exit status 1 when there is an error (with --strict, a\n"
-		"warning too), else 0: a gate for CI.\n\n"
+		"warning too), else 0: a gate for CI.  With --nodes, also whether\n"
+		"the result fits the cluster: every build of the profile has a\n"
+		"node, every RuntimeClass selects one and tolerates its taints,\n"
+		"and every workload can be placed on one (its nodeSelector,\n"
+		"required node affinity and tolerations, its RuntimeClass's).\n\n"
 		"options:\n"
 		"  -f, --filename PATH      input file, folder or - (repeatable)\n"
 		"  -o, --output FORMAT      text (default) or json\n"
 		"      --output-file FILE   write the report to FILE atomically\n"
 		"                           (default: stdout)\n"
 		"      --strict             treat warnings as errors\n"
+		"      --nodes NODES        the cluster's nodes (kubectl get nodes\n"
+		"                           -o json: a file, a folder, or - when\n"
+		"                           the manifests are not on stdin)\n"
 		"      --templates DIR      templates overriding the embedded ones\n"
 		"      --load-restrictor R  rootonly (default) or none, as for build\n"
 		"  -h, --help               show this help\n",
