@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "wingen/core/chain.h"
+#include "wingen/core/placement.h"
 #include "wingen/krm/krm.h"
 #include "wingen/base/output.h"
 
@@ -22,21 +23,34 @@ int wg_cli_fn(struct wg_input *in)
 	struct wg_profile profile;
 	struct wg_profile_opts popts;
 	struct wg_buf out = WG_BUF_INIT;
+	struct wg_krm_nodes nodes;
 	bool have_profile = false, failed;
 	size_t before;
 	int status;
 
 	wg_ctx_init(&ctx);
 	wg_krm_init(&krm);
+	wg_krm_nodes_init(&nodes);
 	if (wg_krm_read(&ctx, in, &krm) == 0
 	    && wg_krm_profile(&ctx, &krm, wg_chain_opts(NULL, &popts),
 			      &profile) == 0) {
 		size_t first = ctx.log.ndiags;
 
 		have_profile = true;
-		wg_cli_run_chain(&ctx, &profile, &krm.list);
+		/* The nodes first: a bad node list is reported before the
+		 * chain says anything about the items. */
+		if (wg_krm_nodes_read(&ctx, &krm, &nodes) == 0) {
+			struct wg_placement pl = { &profile, &nodes.cluster,
+						   &krm.list, NULL };
+
+			wg_cli_run_chain(&ctx, &profile, &krm.list);
+			if (nodes.cluster.len)
+				wg_placement_check(&ctx, &pl);
+		}
 		wg_krm_rebase(&ctx, &krm, first);
 	}
+	/* Its strings point into krm's trees, which may be read anew. */
+	wg_krm_nodes_release(&nodes);
 	failed = wg_ctx_failed(&ctx);
 	if (failed && have_profile) {
 		/* All or nothing: the items go back as they came. */

@@ -142,7 +142,15 @@ const struct wg_command wg_commands[] = {
 		"    network-mode=overlay|l2bridge\n"
 		"    dsr=true|false         kube-proxy on Windows runs with DSR\n"
 		"    transforms=P1,P2       the plugin chain\n"
-		"    strict=true|false      warnings are errors\n\n"
+		"    strict=true|false      warnings are errors\n"
+		"    nodes=TEXT             the cluster's nodes, the text of kubectl\n"
+		"                           get nodes -o json (or -o yaml): the\n"
+		"                           result is checked against them as by\n"
+		"                           check --nodes\n\n"
+		"nodes:\n"
+		"  Node items marked config.kubernetes.io/local-config: \"true\"\n"
+		"  (kept in the ResourceList; kustomize drops local-config objects\n"
+		"  from its output) are the cluster's nodes too, as nodes= is.\n\n"
 		"options:\n"
 		"  -h, --help               show this help\n",
 	},

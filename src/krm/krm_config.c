@@ -25,7 +25,7 @@ enum key {
 	K_RELEASE, K_RELEASES, K_DEFAULT, K_ARCH, K_HANDLER, K_RUNTIME_CLASS,
 	K_TAINT, K_IMAGE, K_KINDS, K_NAME, K_NAMESPACE, K_LABELS,
 	K_ANNOTATIONS, K_LINUX_PIN, K_SERVICES_FIX, K_NETWORK_MODE, K_DSR,
-	K_TRANSFORMS, K_STRICT, K_COUNT
+	K_TRANSFORMS, K_STRICT, K_NODES, K_COUNT
 };
 
 const struct wg_krm_key wg_krm_config_keys[] = {
@@ -50,6 +50,9 @@ const struct wg_krm_key wg_krm_config_keys[] = {
 	{ "dsr", "true or false: kube-proxy on Windows runs with DSR" },
 	{ "transforms", "the plugin chain, comma-separated" },
 	{ "strict", "true or false: warnings are errors" },
+	{ "nodes", "the cluster's nodes, as the text 'kubectl get nodes -o "
+	  "json' (or -o yaml) prints: the stream is checked against them "
+	  "(as check --nodes does)" },
 	{ NULL, NULL },
 };
 
@@ -564,6 +567,9 @@ static void read_keys(struct cm *cm, const struct wg_node *data)
 		cm->key[k] = key;
 		cm->val[k] = val;
 		cm->text[k] = wg_scalar_dup(cm->arena, val);
+		/* not a profile setting: read by wg_krm_nodes_read() */
+		if (k == K_NODES)
+			cm->krm->fc_nodes = val;
 	}
 }
 

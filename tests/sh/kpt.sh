@@ -114,5 +114,27 @@ fresh p6
 ) >"$tmp/out" 2>&1 || { no "source | eval | sink failed:"; head -20 "$tmp/out"; }
 same render "$tmp/o6"
 
+# 7. The cluster's nodes in the package, as local-config Node objects
+# (tests/data/kpt-nodes/nodes.yaml): checked against, and kept by kpt as
+# they were.
+fresh p7
+cp "$root/tests/data/kpt-nodes/nodes.yaml" "$tmp/p7/"
+kpt_run 0 fn eval "$tmp/p7" --exec wingen -- release=ltsc2022 \
+	taint=os=windows:NoSchedule
+cmp -s "$root/tests/data/kpt-nodes/nodes.yaml" "$tmp/p7/nodes.yaml" \
+	|| no "the local-config nodes were not kept as they were"
+grep -q 'runtimeClassName: windows-ltsc2022' "$tmp/p7/iis.yaml" \
+	|| no "eval with nodes that fit did not render"
+# The same nodes against a build they do not run: exit 1, files kept.
+fresh p8
+cp "$root/tests/data/kpt-nodes/nodes.yaml" "$tmp/p8/"
+kpt_run 1 fn eval "$tmp/p8" --exec wingen --results-dir "$tmp/r8" \
+	-- release=ltsc2022 arch=arm64 taint=os=windows:NoSchedule
+diff -r "$example/pkg" "$tmp/p8" 2>&1 | grep -v 'Only in.*nodes.yaml' \
+	| grep -q . && no "a failed eval with nodes changed the package"
+grep -q 'has no node: no node has kubernetes.io/arch=arm64' \
+	"$tmp/r8/results.yaml" 2>/dev/null \
+	|| no "the nodes error is not in --results-dir"
+
 [ "$fail" = 0 ] && echo "kpt: all cases pass ($(kpt version 2>/dev/null))"
 exit $fail

@@ -8,6 +8,7 @@
 #include "wingen/base/buf.h"
 #include "wingen/base/ctx.h"
 #include "wingen/base/input.h"
+#include "wingen/k8s/nodes.h"
 #include "wingen/yaml/node.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/resource.h"
@@ -71,6 +72,9 @@ struct wg_krm {
 	size_t nfc_pos;
 	struct wg_krm_origin *fc_origins;
 	size_t nfc_origins, fc_origins_cap;
+	const struct wg_node *fc_nodes;	/* data.nodes of a ConfigMap
+					   functionConfig (set by
+					   wg_krm_profile()), or NULL */
 };
 
 /* API versions of ResourceList that are accepted (and echoed). */
@@ -154,5 +158,37 @@ void wg_krm_annotate_generated(struct wg_krm *krm);
  * or -1 when libyaml cannot write it (reported on ctx).
  */
 int wg_krm_write(struct wg_ctx *ctx, struct wg_krm *krm, struct wg_buf *out);
+
+/*
+ * The cluster's nodes given to the function (krm_nodes.c), for the same
+ * checks as check --nodes:
+ *  - Node items marked config.kubernetes.io/local-config: "true": held
+ *    back from the chain and written back where they were, as every
+ *    local-config item is (kpt keeps them in the package; kustomize drops
+ *    local-config objects from its output, so they are never applied);
+ *    a Node item without the mark is a resource of the package, passed
+ *    through as any, with a warning;
+ *  - the functionConfig ConfigMap's data key "nodes": the text kubectl
+ *    get nodes -o json (or -o yaml) prints, read with the manifest
+ *    reader; its diagnostics are placed at that value in the
+ *    ResourceList, their place in the text said in the message
+ *    ("data.nodes, line 3 column 5: ...").
+ * Both may be given; the nodes add up.
+ */
+struct wg_krm_nodes {
+	struct wg_input text;		/* data.nodes, owned; NULL data when
+					   not given */
+	struct wg_resources list;	/* the Nodes read from text */
+	struct wg_cluster cluster;	/* every node given; empty: none */
+};
+
+void wg_krm_nodes_init(struct wg_krm_nodes *n);
+void wg_krm_nodes_release(struct wg_krm_nodes *n);
+
+/* Reads the nodes of krm (after wg_krm_profile()) into n, which must be
+ * initialised; krm must outlive n->cluster.  Returns 0 or -1 (reported on
+ * ctx, at the ResourceList). */
+int wg_krm_nodes_read(struct wg_ctx *ctx, const struct wg_krm *krm,
+		      struct wg_krm_nodes *n);
 
 #endif
