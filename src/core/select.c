@@ -204,10 +204,50 @@ static bool rc_selects_windows(const struct wg_resource *rc)
 	return false;
 }
 
+/*
+ * Whether the pod is a HostProcess pod: hostProcess true (as kubectl
+ * reads a bool: wg_node_bool) on the pod with no container saying
+ * otherwise, or on every container.  Only Windows runs HostProcess
+ * containers (windows.md 5), so such a pod is a Windows pod whatever its
+ * images (node agents often ship one multi-platform image).  *field says
+ * where.
+ */
+static bool spec_is_host_process(const struct wg_podspec *ps,
+				 struct wg_buf *field)
+{
+	const struct wg_node *pod = wg_path_get(ps->spec,
+		"securityContext.windowsOptions.hostProcess");
+	struct wg_container_iter it;
+	struct wg_container c, first = { 0 };
+	size_t n = 0;
+
+	wg_container_iter_init(&it, ps->spec);
+	while (wg_container_next(&it, &c)) {
+		const struct wg_node *hp = wg_path_get(c.node,
+			"securityContext.windowsOptions.hostProcess");
+
+		if (!wg_node_true(wg_node_is_null(hp) ? pod : hp))
+			return false;
+		if (!n++)
+			first = c;
+	}
+	if (!n)
+		return false;
+	if (wg_node_true(pod))
+		wg_podspec_path(field, ps, "securityContext", "windowsOptions",
+				"hostProcess", (const char *)NULL);
+	else
+		wg_container_path(field, ps, &first, "securityContext",
+				  "windowsOptions", "hostProcess",
+				  (const char *)NULL);
+	return true;
+}
+
 /* Whether the pod spec already targets Windows; *field says where. */
 static bool spec_targets_windows(const struct wg_profile *p,
 				struct wg_resources *list,
-				const struct wg_podspec *ps, struct wg_buf *field)
+				const struct wg_podspec *ps, struct wg_buf *field,
+				bool *hp)
 {
 	const struct wg_node *spec = ps->spec;
 	const struct wg_node *ns = wg_map_get(spec, "nodeSelector");
@@ -230,6 +270,10 @@ static bool spec_targets_windows(const struct wg_profile *p,
 					(const char *)NULL);
 			return true;
 		}
+	}
+	if (spec_is_host_process(ps, field)) {
+		*hp = true;
+		return true;
 	}
 	if (wg_is_scalar(rcn) && rcn->len) {
 		char *name = wg_scalar_dup(&list->arena, rcn);
@@ -254,10 +298,10 @@ static bool spec_targets_windows(const struct wg_profile *p,
 static bool pod_targets_windows(const struct wg_profile *p,
 				struct wg_resources *list,
 				const struct wg_selection *sel,
-				struct wg_buf *field)
+				struct wg_buf *field, bool *hp)
 {
 	for (size_t i = 0; i < sel->npods; i++)
-		if (spec_targets_windows(p, list, &sel->pods[i], field))
+		if (spec_targets_windows(p, list, &sel->pods[i], field, hp))
 			return true;
 	return false;
 }
@@ -618,6 +662,7 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 	const struct wg_node *plural = wg_map_get(anns, WG_ANNOTATION_BUILDS);
 	struct match m = { ctx, res, 0 };
 	struct wg_buf field = WG_BUF_INIT;
+	bool hp_pod = false;
 	long first = -1;
 
 	if (force && !wg_scalar_is(force, "true")
@@ -645,7 +690,7 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 		}
 	}
 	sel->host_process = host_process(sel);
-	sel->pod_windows = pod_targets_windows(p, list, sel, &field);
+	sel->pod_windows = pod_targets_windows(p, list, sel, &field, &hp_pod);
 	if (sel->failed)
 		goto out;
 	if (wg_scalar_is(force, "false")) {
@@ -659,7 +704,9 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 		sel->why = wg_arena_printf(arena, "windows.select[%ld]", first);
 	} else if (sel->pod_windows) {
 		sel->by = WG_SEL_POD;
-		sel->why = wg_arena_printf(arena, "already a Windows pod (%s)",
+		sel->why = wg_arena_printf(arena, hp_pod ? "a HostProcess pod "
+					   "(%s), which only Windows runs"
+					   : "already a Windows pod (%s)",
 					   field.buf);
 	}
 	sel->windows = sel->by != WG_SEL_NONE;

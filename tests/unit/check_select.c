@@ -481,10 +481,31 @@ START_TEST(test_host_process)
 		"      windowsOptions: {hostProcess: false}\n---\n"
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: c}\nspec:\n"
 		"  securityContext: {windowsOptions: {hostProcess: true}}\n"
-		"  containers: [{name: x}]\n");
+		"  containers: [{name: x}]\n---\n"
+		/* YAML 1.1 spellings count, as kubectl reads them */
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: d}\nspec:\n"
+		"  securityContext: {windowsOptions: {hostProcess: yes}}\n"
+		"  containers: [{name: x, image: nginx}]\n---\n"
+		/* one HostProcess container of two: not by itself */
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: e}\nspec:\n"
+		"  containers:\n  - image: nginx\n    securityContext:\n"
+		"      windowsOptions: {hostProcess: On}\n  - image: nginx\n"
+		"---\napiVersion: v1\nkind: Pod\nmetadata: {name: f}\n"
+		"spec:\n  securityContext: {windowsOptions: {hostProcess: "
+		"'true'}}\n  containers: [{name: x}]\n");
 	ck_assert(sel_of(&r, 0)->host_process);
 	ck_assert(!sel_of(&r, 1)->host_process);
 	ck_assert(sel_of(&r, 2)->host_process);
+	/* a HostProcess pod (pod or every container) is a Windows pod,
+	 * whatever its images; one container of two is not enough */
+	ck_assert(sel_of(&r, 0)->windows);
+	ck_assert(!sel_of(&r, 1)->windows);
+	ck_assert(sel_of(&r, 2)->windows);
+	ck_assert(sel_of(&r, 3)->windows);
+	ck_assert(strstr(sel_of(&r, 3)->why, "HostProcess pod"));
+	ck_assert(sel_of(&r, 4)->host_process);
+	ck_assert(!sel_of(&r, 4)->windows);
+	ck_assert(!sel_of(&r, 5)->windows);	/* a string, not a bool */
 	tr_free(&r);
 	tp_release(&tp);
 }

@@ -38,7 +38,10 @@
  *     kubernetes.io/os (or beta.kubernetes.io/os) windows, spec.os.name
  *     windows, required node affinity os In [windows] in every term, or a
  *     runtimeClassName naming a profile build's RuntimeClass or a
- *     RuntimeClass of the stream whose scheduling selects windows.
+ *     RuntimeClass of the stream whose scheduling selects windows, or it
+ *     is a HostProcess pod (windowsOptions.hostProcess true, read as a
+ *     YAML 1.1 bool, on the pod or on every container), whatever its
+ *     images: only Windows runs HostProcess containers.
  *
  * The build: annotation wingen.dev/windows-build (release name, alias or
  * build number of a profile build; anything else is an error at the
