@@ -217,27 +217,141 @@ static void add_hunk(struct wg_buf *out, const struct diff *d,
 	}
 }
 
-size_t wg_udiff_hunks(struct wg_buf *out, const char *old, size_t old_len,
-		      const char *new_, size_t new_len, unsigned context)
+/* Offset of line i in t (the text's length for i == n). */
+static size_t line_off(const struct text *t, const char *base, size_t len,
+		       long i)
 {
-	struct diff d;
+	return i < t->n ? (size_t)(t->lines[i].s - base) : len;
+}
+
+/* The line that holds byte off (n for the end of the text). */
+static long line_at(const struct text *t, const char *base, size_t len,
+		    size_t off)
+{
+	long lo = 0, hi = t->n;	/* the answer is in [lo, hi] */
+
+	if (off >= len)
+		return t->n;
+	while (lo < hi) {
+		long mid = lo + (hi - lo + 1) / 2;
+
+		if (line_off(t, base, len, mid) <= off)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+/* The first line after the lines that bytes [start, end) touch. */
+static long line_after(const struct text *t, const char *base, size_t len,
+		       size_t start, size_t end)
+{
+	long l = line_at(t, base, len, end);
+
+	/* a region that ends inside a line (or an insertion inside one)
+	 * changes that whole line */
+	if (end < len && line_off(t, base, len, l) != end)
+		return l + 1;
+	if (end == start && end < len && line_off(t, base, len, l) != start)
+		return l + 1;
+	return l;
+}
+
+struct span {
+	long a0, a1, b0, b1;
+};
+
+static bool gap_equal(const struct diff *d, const char *old, size_t old_len,
+		      const char *new_, size_t new_len, long a0, long a1,
+		      long b0, long b1)
+{
+	size_t x0 = line_off(&d->a, old, old_len, a0);
+	size_t x1 = line_off(&d->a, old, old_len, a1);
+	size_t y0 = line_off(&d->b, new_, new_len, b0);
+	size_t y1 = line_off(&d->b, new_, new_len, b1);
+
+	return a1 - a0 == b1 - b0 && x1 - x0 == y1 - y0
+	       && memcmp(old + x0, new_ + y0, x1 - x0) == 0;
+}
+
+/*
+ * Marks the changed lines looking only inside the regions, widened to
+ * whole lines and merged where they touch.  False (nothing marked) when
+ * the text between them differs.
+ */
+static bool compare_in(struct diff *d, const char *old, size_t old_len,
+		       const char *new_, size_t new_len,
+		       const struct wg_udiff_region *r, size_t n)
+{
+	struct span *sp = wg_xmalloc((n + 1) * sizeof(*sp));
+	size_t ns = 0;
+	long pa = 0, pb = 0;
+	bool ok = true;
+
+	for (size_t i = 0; i < n; i++) {
+		struct span s;
+
+		if (r[i].old_start > r[i].old_end || r[i].old_end > old_len
+		    || r[i].new_start > r[i].new_end
+		    || r[i].new_end > new_len) {
+			ok = false;
+			break;
+		}
+		s.a0 = line_at(&d->a, old, old_len, r[i].old_start);
+		s.b0 = line_at(&d->b, new_, new_len, r[i].new_start);
+		s.a1 = line_after(&d->a, old, old_len, r[i].old_start,
+				  r[i].old_end);
+		s.b1 = line_after(&d->b, new_, new_len, r[i].new_start,
+				  r[i].new_end);
+		if (s.a1 < s.a0)
+			s.a1 = s.a0;
+		if (s.b1 < s.b0)
+			s.b1 = s.b0;
+		if (ns && (s.a0 <= sp[ns - 1].a1 || s.b0 <= sp[ns - 1].b1)) {
+			struct span *p = &sp[ns - 1];
+
+			p->a1 = s.a1 > p->a1 ? s.a1 : p->a1;
+			p->b1 = s.b1 > p->b1 ? s.b1 : p->b1;
+		} else {
+			sp[ns++] = s;
+		}
+	}
+	for (size_t i = 0; ok && i <= ns; i++) {
+		long a0 = i < ns ? sp[i].a0 : d->a.n;
+		long b0 = i < ns ? sp[i].b0 : d->b.n;
+
+		if (a0 < pa || b0 < pb
+		    || !gap_equal(d, old, old_len, new_, new_len, pa, a0, pb,
+				  b0))
+			ok = false;
+		else if (i < ns)
+			pa = sp[i].a1, pb = sp[i].b1;
+	}
+	for (size_t i = 0; ok && i < ns; i++)
+		compare(d, sp[i].a0, sp[i].a1, sp[i].b0, sp[i].b1);
+	free(sp);
+	return ok;
+}
+
+/* The hunks of the marked lines. */
+static size_t write_hunks(struct wg_buf *out, const struct diff *d,
+			  unsigned context)
+{
 	struct op *ops;
 	size_t nops = 0, hunks = 0, k = 0;
 	long i = 0, j = 0;
 
-	split(&d.a, old ? old : "", old ? old_len : 0);
-	split(&d.b, new_ ? new_ : "", new_ ? new_len : 0);
-	compare(&d, 0, d.a.n, 0, d.b.n);
-	ops = wg_xmalloc(((size_t)d.a.n + (size_t)d.b.n + 1) * sizeof(*ops));
-	while (i < d.a.n || j < d.b.n) {
+	ops = wg_xmalloc(((size_t)d->a.n + (size_t)d->b.n + 1) * sizeof(*ops));
+	while (i < d->a.n || j < d->b.n) {
 		struct op *o = &ops[nops++];
 
 		o->i = i;
 		o->j = j;
-		if (i < d.a.n && d.a.changed[i]) {
+		if (i < d->a.n && d->a.changed[i]) {
 			o->type = '-';
 			i++;
-		} else if (j < d.b.n && d.b.changed[j]) {
+		} else if (j < d->b.n && d->b.changed[j]) {
 			o->type = '+';
 			j++;
 		} else {
@@ -264,16 +378,44 @@ size_t wg_udiff_hunks(struct wg_buf *out, const char *old, size_t old_len,
 				break;
 		}
 		e = last + 1 + context < nops ? last + 1 + context : nops;
-		add_hunk(out, &d, ops, s, e);
+		add_hunk(out, d, ops, s, e);
 		hunks++;
 		k = e;
 	}
 	free(ops);
+	return hunks;
+}
+
+size_t wg_udiff_hunks_in(struct wg_buf *out, const char *old, size_t old_len,
+			 const char *new_, size_t new_len,
+			 const struct wg_udiff_region *regions, size_t n,
+			 unsigned context)
+{
+	struct diff d;
+	size_t hunks;
+
+	if (!old)
+		old = "", old_len = 0;
+	if (!new_)
+		new_ = "", new_len = 0;
+	split(&d.a, old, old_len);
+	split(&d.b, new_, new_len);
+	if (!regions
+	    || !compare_in(&d, old, old_len, new_, new_len, regions, n))
+		compare(&d, 0, d.a.n, 0, d.b.n);
+	hunks = write_hunks(out, &d, context);
 	free(d.a.lines);
 	free(d.a.changed);
 	free(d.b.lines);
 	free(d.b.changed);
 	return hunks;
+}
+
+size_t wg_udiff_hunks(struct wg_buf *out, const char *old, size_t old_len,
+		      const char *new_, size_t new_len, unsigned context)
+{
+	return wg_udiff_hunks_in(out, old, old_len, new_, new_len, NULL, 0,
+				 context);
 }
 
 size_t wg_udiff_labeled(struct wg_buf *out, const char *old_label,
@@ -291,13 +433,15 @@ size_t wg_udiff_labeled(struct wg_buf *out, const char *old_label,
 	return n;
 }
 
-void wg_udiff(struct wg_buf *out, const char *name, const char *old,
-	      size_t old_len, const char *new_, size_t new_len,
-	      unsigned context)
+void wg_udiff_in(struct wg_buf *out, const char *name, const char *old,
+		 size_t old_len, const char *new_, size_t new_len,
+		 const struct wg_udiff_region *regions, size_t n,
+		 unsigned context)
 {
 	struct wg_buf hunks = WG_BUF_INIT;
 
-	if (!wg_udiff_hunks(&hunks, old, old_len, new_, new_len, context)
+	if (!wg_udiff_hunks_in(&hunks, old, old_len, new_, new_len, regions,
+			       n, context)
 	    && (old != NULL) == (new_ != NULL)) {
 		wg_buf_release(&hunks);
 		return;
@@ -313,4 +457,11 @@ void wg_udiff(struct wg_buf *out, const char *name, const char *old,
 		wg_buf_addf(out, "--- a/%s\n+++ b/%s\n", name, name);
 	wg_buf_add(out, hunks.buf, hunks.len);
 	wg_buf_release(&hunks);
+}
+
+void wg_udiff(struct wg_buf *out, const char *name, const char *old,
+	      size_t old_len, const char *new_, size_t new_len,
+	      unsigned context)
+{
+	wg_udiff_in(out, name, old, old_len, new_, new_len, NULL, 0, context);
 }

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "options.h"
 #include "wingen/base/alloc.h"
+#include "wingen/base/index.h"
 #include "wingen/migrate/migrate.h"
 #include "wingen/base/output.h"
 #include "wingen/core/pipeline.h"
@@ -226,7 +227,8 @@ static void report_skip(struct run *r, const struct wg_migrate_file *f,
 static int collect(struct run *r, const struct wg_pathlist *paths,
 		   const char *profile_path)
 {
-	struct wg_pathlist all = { 0 }, seen = { 0 };
+	struct wg_pathlist all = { 0 };
+	struct wg_index *seen = wg_index_new();
 	char *prof = profile_path ? real_or_copy(profile_path) : NULL;
 	char *rc = real_or_copy(r->rc_target);
 	int rc_ = 0;
@@ -237,12 +239,14 @@ static int collect(struct run *r, const struct wg_pathlist *paths,
 	for (size_t i = 0; i < all.len; i++) {
 		const char *p = all.items[i];
 		char *real = real_or_copy(p);
-		bool dup = false;
+		size_t nseen;
+		bool dup;
 
-		for (size_t j = 0; j < seen.len && !dup; j++)
-			dup = strcmp(seen.items[j], real) == 0;
+		/* hashed: a folder of 20,000 files is not 20,000^2 compares */
+		wg_index_get(seen, real, strlen(real), &nseen);
+		dup = nseen != 0;
 		if (!dup)
-			wg_pathlist_add(&seen, real);
+			wg_index_add(seen, real, strlen(real), NULL);
 		if (dup) {
 			/* listed twice: migrate it once */
 		} else if (prof && strcmp(real, prof) == 0) {
@@ -266,7 +270,7 @@ static int collect(struct run *r, const struct wg_pathlist *paths,
 		r->skips[i].path = wg_arena_strdup(&r->list.arena,
 						   r->skips[i].path);
 	wg_pathlist_release(&all);
-	wg_pathlist_release(&seen);
+	wg_index_free(seen);
 	free(prof);
 	free(rc);
 	return rc_;
@@ -337,9 +341,10 @@ static int write_diff(struct run *r)
 			 r->rc_old_len, r->rc_text.buf, r->rc_text.len, 3);
 	for (size_t i = 0; i < r->nmf; i++)
 		if (r->mf[i].changed)
-			wg_udiff(&out, diff_name(r->files.items[i]),
-				 r->mf[i].in.data, r->mf[i].in.len,
-				 r->mf[i].out.buf, r->mf[i].out.len, 3);
+			wg_udiff_in(&out, diff_name(r->files.items[i]),
+				    r->mf[i].in.data, r->mf[i].in.len,
+				    r->mf[i].out.buf, r->mf[i].out.len,
+				    r->mf[i].regions, r->mf[i].nregions, 3);
 	rc = wg_cli_write(&r->ctx, NULL, &out);
 	wg_buf_release(&out);
 	return rc;
@@ -508,6 +513,8 @@ int wg_cmd_migrate(int argc, char **argv)
 			     "(see 'migrate: skipped' below)");
 	if (!wg_ctx_failed(&r.ctx))
 		wg_cli_run_chain(&r.ctx, &r.profile, &r.list);
+	if (!wg_ctx_failed(&r.ctx))
+		wg_migrate_assign(r.mf, r.nmf, &r.list);
 	/* every file, so every object that cannot be edited is reported */
 	for (size_t i = 0, ok = !wg_ctx_failed(&r.ctx); ok && i < r.nmf; i++) {
 		progress(&r, i, r.nmf, "editing", r.files.items[i]);

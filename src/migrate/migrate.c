@@ -4,6 +4,7 @@
  * document by document, and check that every edited document reads back
  * as exactly the objects the chain produced.
  */
+#define _GNU_SOURCE	/* memmem */
 #include "wingen/migrate/migrate.h"
 
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <yaml.h>
 
 #include "wingen/base/alloc.h"
+#include "wingen/base/index.h"
 #include "wingen/k8s/podspec.h"
 #include "wingen/yaml/reader.h"
 #include "wingen/yaml/writer.h"
@@ -36,6 +38,10 @@ bool wg_migrate_is_template(const char *data, size_t len)
 	size_t prev_brace = SIZE_MAX;	/* index of the last '{' token */
 	bool found = false;
 
+	/* Both forms below are the bytes "{{" in the text (a plain scalar
+	 * is its own bytes): without them, no need to scan. */
+	if (!memmem(data, len, "{{", 2))
+		return false;
 	yaml_parser_initialize(&p);
 	yaml_parser_set_input_string(&p, (const unsigned char *)data, len);
 	while (!found) {
@@ -280,7 +286,43 @@ void wg_migrate_file_release(struct wg_migrate_file *f)
 	wg_input_release(&f->in);
 	free(f->docs);
 	wg_buf_release(&f->out);
+	free(f->regions);
+	free(f->mine);
 	memset(f, 0, sizeof(*f));
+}
+
+void wg_migrate_assign(struct wg_migrate_file *files, size_t n,
+		       const struct wg_resources *list)
+{
+	struct wg_index *by_name = wg_index_new();
+
+	for (size_t i = 0; i < n; i++) {
+		files[i].nmine = 0;
+		files[i].assigned = true;
+		if (!files[i].skip)
+			wg_index_add(by_name, files[i].in.name,
+				     strlen(files[i].in.name), &files[i]);
+	}
+	for (size_t i = 0; i < list->len; i++) {
+		struct wg_resource *res = list->items[i];
+		struct payload *pl = res->payload;
+		struct wg_migrate_file *f = NULL;
+		void *const *hit;
+		size_t nhit;
+
+		if (pl) {
+			f = pl->file;
+		} else if (!(res->flags & WG_RES_GENERATED) && res->file) {
+			hit = wg_index_get(by_name, res->file,
+					   strlen(res->file), &nhit);
+			f = nhit ? hit[0] : NULL;
+		}
+		if (f && f->assigned) {
+			WG_GROW(f->mine, f->mine_cap, f->nmine + 1);
+			f->mine[f->nmine++] = res;
+		}
+	}
+	wg_index_free(by_name);
 }
 
 /* ---- finishing ---------------------------------------------------------- */
@@ -318,10 +360,12 @@ static void doc_push(struct wg_resource ***items, size_t *len, size_t *cap,
 static void group(struct finisher *fin, const struct wg_resources *list)
 {
 	struct wg_migrate_file *f = fin->f;
+	struct wg_resource *const *items = f->assigned ? f->mine : list->items;
+	size_t n = f->assigned ? f->nmine : list->len;
 	long last = -1;
 
-	for (size_t i = 0; i < list->len; i++) {
-		struct wg_resource *res = list->items[i];
+	for (size_t i = 0; i < n; i++) {
+		struct wg_resource *res = items[i];
 		struct payload *pl = res->payload;
 		struct docstate *ds;
 
@@ -587,6 +631,24 @@ static void report(struct finisher *fin, const struct docstate *ds)
 		 ds->problem);
 }
 
+/* Records document [start, end) of the input as out[mark, ...) when the
+ * two differ. */
+static void add_region(struct wg_migrate_file *f, size_t start, size_t end,
+		       size_t mark)
+{
+	struct wg_udiff_region *r;
+
+	if (f->out.len - mark == end - start
+	    && memcmp(f->out.buf + mark, f->in.data + start, end - start) == 0)
+		return;
+	WG_GROW(f->regions, f->regions_cap, f->nregions + 1);
+	r = &f->regions[f->nregions++];
+	r->old_start = start;
+	r->old_end = end;
+	r->new_start = mark;
+	r->new_end = f->out.len;
+}
+
 int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		      const struct wg_resources *list,
 		      const struct wg_migrate_opts *opts)
@@ -604,6 +666,7 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 	fin.opts = opts;
 	wg_arena_init(&fin.arena);
 	wg_buf_reset(&f->out);
+	f->nregions = 0;
 	if (wg_pos_index_build(&fin.ix, f->in.data, f->in.len, &err,
 			       &err_line) || fin.ix.ndocs != f->ndocs) {
 		wg_pos_index_release(&fin.ix);
@@ -649,15 +712,19 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 			done = true;
 		}
 		wg_edits_release(&edits);
-		if (done)
+		if (done) {
+			add_region(f, start, end, mark);
 			continue;
+		}
 		f->out.len = mark;
 		if (opts && opts->reformat_fallback && fin.ix.docs[d].root) {
 			reformat(&fin, ds, d, start, end, &f->out);
 			f->reformatted++;
 			if (reads_back(&fin, ds, f->out.buf + mark,
-				       f->out.len - mark))
+				       f->out.len - mark)) {
+				add_region(f, start, end, mark);
 				continue;
+			}
 			f->out.len = mark;
 			ds->problem = "the re-emitted document does not read "
 				      "back as the changed object";
@@ -672,6 +739,8 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		f->out.len--;
 		if (f->out.len && f->out.buf[f->out.len - 1] == '\r')
 			f->out.len--;
+		if (f->nregions)	/* the last document changed: it grew */
+			f->regions[f->nregions - 1].new_end = f->out.len;
 	}
 	f->out.buf[f->out.len] = '\0';
 	f->changed = f->out.len != f->in.len

@@ -271,6 +271,170 @@ START_TEST(large_texts_are_fast_enough)
 }
 END_TEST
 
+
+
+/* Applies the hunks of d to old (any lines, each ending in '\n');
+ * checks context and removed lines against old; counts the edits. */
+static char *patch_any(const char *old, const char *d, size_t *edits)
+{
+	struct wg_buf out = WG_BUF_INIT;
+	const char *at = old, *p = d;
+	size_t line = 0;
+
+	*edits = 0;
+	while (*p) {
+		long os, oc = 1;
+		char *end;
+		size_t first;
+
+		ck_assert(strncmp(p, "@@ -", 4) == 0);
+		os = strtol(p + 4, &end, 10);
+		if (*end == ',')
+			oc = strtol(end + 1, NULL, 10);
+		first = oc ? (size_t)os - 1 : (size_t)os;
+		for (; line < first; line++) {
+			const char *nl = strchr(at, '\n');
+
+			ck_assert_ptr_nonnull(nl);
+			wg_buf_add(&out, at, (size_t)(nl + 1 - at));
+			at = nl + 1;
+		}
+		p = strchr(p, '\n') + 1;
+		while (*p && *p != '@') {
+			const char *nl = strchr(p, '\n');
+			size_t len = (size_t)(nl - p);	/* without the sign */
+
+			if (*p == '+') {
+				wg_buf_add(&out, p + 1, len);
+				(*edits)++;
+			} else {
+				ck_assert(strncmp(at, p + 1, len) == 0);
+				if (*p == ' ')
+					wg_buf_add(&out, at, len);
+				else
+					(*edits)++;
+				at += len;
+				line++;
+			}
+			p = nl + 1;
+		}
+	}
+	wg_buf_addstr(&out, at);
+	return wg_buf_detach(&out, NULL);
+}
+
+/*
+ * Documents of random lines between unique separators; some documents
+ * changed and a region given for each changed one (byte ranges, some
+ * starting or ending inside a line).  The diff limited to the regions
+ * patches the old text into the new one, with no more edits than the
+ * changed documents' lines; regions that miss a change fall back to the
+ * whole diff.
+ */
+static void region_round(int round, bool miss_one)
+{
+	struct wg_buf a = WG_BUF_INIT, b = WG_BUF_INIT, out = WG_BUF_INIT;
+	struct wg_buf whole = WG_BUF_INIT;
+	struct wg_udiff_region r[8];
+	size_t nr = 0, edits, whole_edits, ndocs = 1 + (size_t)rand() % 8;
+	size_t naive = 0;	/* every line of every changed document */
+	bool missed = false;	/* a change outside every region */
+	char *back, *wback;
+
+	for (size_t d = 0; d < ndocs; d++) {
+		char x[40], y[40];
+		size_t n = (size_t)rand() % 12, m;
+		bool change = rand() % 2 || (miss_one && d == 0);
+		size_t a0, b0;
+
+		wg_buf_addf(&a, "sep %d %zu\n", round, d);
+		wg_buf_addf(&b, "sep %d %zu\n", round, d);
+		a0 = a.len;
+		b0 = b.len;
+		random_text(x, n, 3);
+		if (change) {
+			m = (size_t)rand() % 12;
+			random_text(y, m, 3);
+		} else {
+			memcpy(y, x, 2 * n + 1);
+		}
+		wg_buf_addstr(&a, x);
+		wg_buf_addstr(&b, y);
+		if (change)
+			naive += n + m;
+		if (change && miss_one && d == 0)
+			missed = strcmp(x, y) != 0;
+		if (change && !(miss_one && d == 0)) {
+			/* start one byte into the separator line's break, or
+			 * at the document; end where it ends */
+			size_t in = (size_t)(rand() % 2);
+
+			r[nr].old_start = a0 - in;
+			r[nr].new_start = b0 - in;
+			r[nr].old_end = a.len;
+			r[nr].new_end = b.len;
+			nr++;
+		}
+	}
+	ck_assert_uint_eq(wg_udiff_hunks_in(&out, a.buf, a.len, b.buf, b.len,
+					    r, nr, 3) == 0,
+			  strcmp(a.buf, b.buf) == 0);
+	wg_udiff_hunks(&whole, a.buf, a.len, b.buf, b.len, 3);
+	back = patch_any(a.buf, out.buf ? out.buf : "", &edits);
+	wback = patch_any(a.buf, whole.buf ? whole.buf : "", &whole_edits);
+	ck_assert_msg(strcmp(back, b.buf) == 0, "round %d:\n%s---\n%s---\n%s",
+		      round, a.buf, b.buf, out.buf ? out.buf : "");
+	/* a region's script is its shortest; across regions the whole diff
+	 * may do better by giving up a separator; a miss falls back to it */
+	if (missed)
+		ck_assert_uint_eq(edits, whole_edits);
+	ck_assert_uint_ge(edits, whole_edits);
+	ck_assert_uint_le(edits, naive);
+	free(back);
+	free(wback);
+	wg_buf_release(&a);
+	wg_buf_release(&b);
+	wg_buf_release(&out);
+	wg_buf_release(&whole);
+}
+
+START_TEST(regions_patch_back_with_fewest_edits)
+{
+	srand(777);
+	for (int round = 0; round < 2000; round++)
+		region_round(round, round % 7 == 0);
+}
+END_TEST
+
+START_TEST(regions_keep_large_texts_linear)
+{
+	/* 200,000 lines, every 10th changed: the whole diff is O(N*D) =
+	 * 4e9 steps; per region it is a few steps a region. */
+	struct wg_buf a = WG_BUF_INIT, b = WG_BUF_INIT, out = WG_BUF_INIT;
+	struct wg_udiff_region *r = calloc(20000, sizeof(*r));
+	size_t nr = 0;
+
+	for (int i = 0; i < 200000; i++) {
+		size_t a0 = a.len, b0 = b.len;
+
+		wg_buf_addf(&a, "line %d\n", i);
+		if (i % 10 == 5) {
+			wg_buf_addf(&b, "changed %d\n", i);
+			r[nr++] = (struct wg_udiff_region){ a0, a.len, b0,
+							    b.len };
+		} else {
+			wg_buf_addf(&b, "line %d\n", i);
+		}
+	}
+	ck_assert_uint_eq(wg_udiff_hunks_in(&out, a.buf, a.len, b.buf, b.len,
+					    r, nr, 0), 20000);
+	free(r);
+	wg_buf_release(&a);
+	wg_buf_release(&b);
+	wg_buf_release(&out);
+}
+END_TEST
+
 static Suite *udiff_suite(void)
 {
 	Suite *s = suite_create("udiff");
@@ -284,6 +448,8 @@ static Suite *udiff_suite(void)
 	tcase_add_test(tc, labels_and_git_headers);
 	tcase_add_test(tc, random_texts_patch_back_with_fewest_edits);
 	tcase_add_test(tc, large_texts_are_fast_enough);
+	tcase_add_test(tc, regions_patch_back_with_fewest_edits);
+	tcase_add_test(tc, regions_keep_large_texts_linear);
 	suite_add_tcase(s, tc);
 	return s;
 }

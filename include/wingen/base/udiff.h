@@ -19,12 +19,39 @@
  */
 
 /*
+ * A part of both texts that holds every difference near it: bytes
+ * [old_start, old_end) of old became [new_start, new_end) of new_.  A
+ * list of regions (in order, not overlapping) says that the texts are
+ * equal outside them, which lets the diff look only inside them: linear
+ * in the texts when each region is small ("migrate --diff" passes one per
+ * changed document).
+ */
+struct wg_udiff_region {
+	size_t old_start, old_end;
+	size_t new_start, new_end;
+};
+
+/*
  * Appends only the hunks of the diff of old and new_ (either may be NULL
  * with length 0: an empty text).  Returns the number of hunks; 0 when the
  * texts are equal (nothing appended).
  */
 size_t wg_udiff_hunks(struct wg_buf *out, const char *old, size_t old_len,
 		      const char *new_, size_t new_len, unsigned context);
+
+/*
+ * The same, searching only inside the n regions (see above).  The text
+ * between regions is compared byte for byte first; when it is not equal
+ * (the regions were wrong) the whole texts are diffed as
+ * wg_udiff_hunks() does, so the result is right either way.  The hunks
+ * are the ones wg_udiff_hunks() writes whenever the shortest edit script
+ * of each region is the shortest of the whole (always so when regions
+ * are separated by more than 2 * context equal lines).
+ */
+size_t wg_udiff_hunks_in(struct wg_buf *out, const char *old, size_t old_len,
+			 const char *new_, size_t new_len,
+			 const struct wg_udiff_region *regions, size_t n,
+			 unsigned context);
 
 /*
  * Appends "--- OLD_LABEL\n+++ NEW_LABEL\n" and the hunks, or nothing when
@@ -44,5 +71,11 @@ size_t wg_udiff_labeled(struct wg_buf *out, const char *old_label,
 void wg_udiff(struct wg_buf *out, const char *name, const char *old,
 	      size_t old_len, const char *new_, size_t new_len,
 	      unsigned context);
+
+/* wg_udiff() with the search limited to regions (wg_udiff_hunks_in()). */
+void wg_udiff_in(struct wg_buf *out, const char *name, const char *old,
+		 size_t old_len, const char *new_, size_t new_len,
+		 const struct wg_udiff_region *regions, size_t n,
+		 unsigned context);
 
 #endif

@@ -9,6 +9,7 @@
 #include "wingen/base/buf.h"
 #include "wingen/base/ctx.h"
 #include "wingen/base/input.h"
+#include "wingen/base/udiff.h"
 #include "wingen/yaml/node.h"
 #include "wingen/yaml/resource.h"
 
@@ -328,6 +329,15 @@ struct wg_migrate_file {
 	bool changed;		/* out differs from the input */
 	size_t objects_changed;
 	size_t reformatted;	/* documents re-emitted by the writer */
+	/* where in and out differ, one region per changed document, in
+	 * order (for a diff that looks only there: wg_udiff_in()) */
+	struct wg_udiff_region *regions;
+	size_t nregions, regions_cap;
+	/* the objects of list that belong to this file, in list order,
+	 * when wg_migrate_assign() sorted them out; else finish scans list */
+	struct wg_resource **mine;
+	size_t nmine, mine_cap;
+	bool assigned;
 };
 
 struct wg_migrate_opts {
@@ -362,6 +372,15 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		      const struct wg_resources *list,
 		      const struct wg_migrate_opts *opts);
+
+/*
+ * Sorts the objects of list out to the n files they belong to (read from
+ * the file, or added by the chain under its name) in one pass, so that
+ * finishing every file costs the list once, not once per file.  Call it
+ * after the chain ran and before wg_migrate_finish().
+ */
+void wg_migrate_assign(struct wg_migrate_file *files, size_t n,
+		       const struct wg_resources *list);
 
 void wg_migrate_file_release(struct wg_migrate_file *f);
 
