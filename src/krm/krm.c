@@ -150,6 +150,7 @@ int wg_krm_read(struct wg_ctx *ctx, const struct wg_input *in,
 
 	krm->in = in;
 	wg_reader_init(&r, ctx, in);
+	r.limit_depth = 3;	/* the limit is per item, not per list */
 	rc = wg_reader_next(&r, arena, &root, &index);
 	if (rc == 1 && wg_reader_next(&r, arena, &extra, &index) == 1
 	    && !wg_node_is_null(extra))

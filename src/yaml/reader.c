@@ -12,6 +12,7 @@
 struct wg_frame {
 	struct wg_node *node;
 	size_t base;
+	size_t start;	/* byte index of its first event */
 	long anchor;	/* index into anchors, -1 when none */
 };
 
@@ -513,6 +514,7 @@ static int on_start(struct wg_reader *r, struct wg_arena *arena,
 	f = &r->frames[r->nframes++];
 	f->node = n;
 	f->base = r->stack_len;
+	f->start = e->start_mark.index;
 	f->anchor = add_anchor(r, anchor, n, true);
 	return 0;
 }
@@ -748,11 +750,19 @@ static int finish_map(struct wg_reader *r, struct wg_arena *arena,
 	return has_merge ? resolve_merges(r, arena, n) : 0;
 }
 
-static int on_end(struct wg_reader *r, struct wg_arena *arena)
+static int on_end(struct wg_reader *r, struct wg_arena *arena,
+		  const yaml_event_t *e)
 {
 	struct wg_frame *f = &r->frames[--r->nframes];
 	struct wg_node *n = f->node;
 	size_t count = r->stack_len - f->base;
+
+	/* the size limit on each object of a one-document list */
+	if (r->limit_depth && r->nframes + 1 == r->limit_depth
+	    && e->end_mark.index - f->start > r->ctx->limits.max_doc_bytes)
+		return error_at_node(r, n, "%s", "this item is larger than "
+				     "the size limit of one object "
+				     "(doc-bytes)");
 
 	if (n->kind == WG_NODE_MAP && count % 2)
 		return error_at_node(r, n, "%s", "mapping with a key but no "
@@ -860,8 +870,8 @@ int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
 					      "documents than the limit");
 			break;
 		case YAML_DOCUMENT_END_EVENT:
-			if (e.end_mark.index - doc_start.index
-			    > r->ctx->limits.max_doc_bytes) {
+			if (!r->limit_depth && e.end_mark.index
+			    - doc_start.index > r->ctx->limits.max_doc_bytes) {
 				rc = error_at(r, &doc_start, "%s", "document "
 					      "is larger than the size limit");
 				break;
@@ -885,7 +895,7 @@ int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
 			break;
 		case YAML_SEQUENCE_END_EVENT:
 		case YAML_MAPPING_END_EVENT:
-			rc = on_end(r, arena);
+			rc = on_end(r, arena, &e);
 			break;
 		default:
 			break;

@@ -161,4 +161,28 @@ mkdir longpath
   printf 'a: 1\n' >x.yaml )
 expect_error "path longer than PATH_MAX" "error: path is too long" fmt -f longpath
 
+# --- a ResourceList is one document: the size limit is per item -------------------
+{
+	echo "apiVersion: config.kubernetes.io/v1"
+	echo "kind: ResourceList"
+	echo "items:"
+	for i in $(seq 20); do
+		printf -- '- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c%s\n  data:\n    k: "%s"\n' \
+			"$i" "$(head -c 400 /dev/zero | tr '\0' x)"
+	done
+} >rl.yaml
+export WINGEN_LIMITS=doc-bytes=4096
+timeout 30 "$wingen" fn <rl.yaml >out 2>err
+if [ $? -eq 0 ] && [ "$(grep -c 'kind: ConfigMap' out)" -eq 20 ]; then
+	echo "ok fn: a ResourceList larger than doc-bytes, items within it"
+else echo "FAIL fn: items within doc-bytes refused"; head -c 600 err; echo; fail=1; fi
+line=$(($(wc -l <rl.yaml) + 1))
+printf -- '- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: big\n  data:\n    k: "%s"\n' \
+	"$(head -c 5000 /dev/zero | tr '\0' x)" >>rl.yaml
+timeout 30 "$wingen" fn <rl.yaml >out 2>err
+if [ $? -eq 1 ] && grep -Eq ":$line:3: error: this item is larger than the size limit" err; then
+	echo "ok fn: one item over doc-bytes, at its line"
+else echo "FAIL fn: an item over doc-bytes"; head -c 600 err; echo; fail=1; fi
+unset WINGEN_LIMITS
+
 exit $fail

@@ -62,6 +62,14 @@ struct wg_reader {
 	 * stream is parsed on the caller's thread.
 	 */
 	bool threaded;
+	/*
+	 * 0: the doc-bytes limit bounds each document.  N: it bounds each
+	 * collection at nesting depth N instead (1 is the root), and the
+	 * document only by the input's limit: a KRM ResourceList is one
+	 * document and its objects, at depth 3 (root, items, item), are
+	 * what the limit is meant for.  Set before the first read.
+	 */
+	unsigned limit_depth;
 	struct wg_event_pipe *pipe;	/* NULL: parsing on this thread */
 	bool pipe_tried;
 	/* Set by wg_read_stream() when the list shares keys (resource.h). */
