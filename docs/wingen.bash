@@ -64,7 +64,7 @@ _wingen()
 		--templates --load-restrictor --help" ;;
 	fmt) opts="-f --filename -o --output --output-file -j --jobs
 		--help" ;;
-	migrate) opts="--in-place --diff --reformat-fallback
+	migrate) opts="--in-place --diff --values-out --helm --helm-arg --reformat-fallback
 		--runtimeclass-file --strict --templates --load-restrictor
 		--help" ;;
 	init) opts="-f --filename -o --output --output-file --help" ;;

@@ -13,10 +13,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "migrate_chart.h"
 #include "options.h"
 #include "wingen/base/alloc.h"
 #include "wingen/base/index.h"
 #include "wingen/migrate/migrate.h"
+#include "wingen/migrate/chart.h"
 #include "wingen/base/output.h"
 #include "wingen/core/pipeline.h"
 #include "wingen/profile/profile.h"
@@ -30,6 +32,8 @@ struct migrate_opts {
 	struct wg_profile_opts popts;
 	struct wg_migrate_opts mopts;
 	bool in_place, diff, strict;
+	const char *values_out, *helm;	/* charts: docs/helm.md */
+	struct wg_pathlist helm_args;
 };
 
 static int parse(int argc, char **argv, struct migrate_opts *o)
@@ -41,6 +45,9 @@ static int parse(int argc, char **argv, struct migrate_opts *o)
 		  &o->mopts.reformat_fallback, NULL },
 		{ "runtimeclass-file", 0, WG_OPT_STRING, &o->rc_file, NULL },
 		{ "strict", 0, WG_OPT_FLAG, &o->strict, NULL },
+		{ "values-out", 0, WG_OPT_STRING, &o->values_out, NULL },
+		{ "helm", 0, WG_OPT_STRING, &o->helm, NULL },
+		{ "helm-arg", 0, WG_OPT_PATHS, &o->helm_args, NULL },
 		WG_OPTS_PROFILE(&o->popts),
 		WG_OPT_END,
 	};
@@ -48,9 +55,9 @@ static int parse(int argc, char **argv, struct migrate_opts *o)
 
 	if (rc)
 		return rc;
-	if (o->in_place == o->diff)
+	if (o->in_place + o->diff + (o->values_out != NULL) != 1)
 		return wg_usage_error("migrate", "give exactly one of "
-				      "--in-place and --diff");
+				      "--in-place, --diff and --values-out");
 	for (size_t i = 0; i < o->args.len; i++)
 		if (strcmp(o->args.items[i], "-") == 0)
 			return wg_usage_error("migrate", "migrate edits files; "
@@ -451,6 +458,37 @@ static void summary(struct run *r)
 		skipped_lines(r);
 }
 
+/*
+ * Chart folders (holding Chart.yaml) are migrated through Helm
+ * (migrate_chart.c); manifests and charts are not mixed in one run, and
+ * --values-out is for one chart.  Returns -1 when no PATH is a chart.
+ */
+static int charts(struct run *r, const struct wg_pathlist *paths)
+{
+	struct wg_cli_chart_opts co = {
+		r->o->helm, &r->o->helm_args, r->o->values_out, r->o->diff,
+	};
+	size_t n = 0;
+
+	for (size_t i = 0; i < paths->len; i++)
+		n += wg_chart_is_dir(paths->items[i]);
+	if (!n && (r->o->values_out || r->o->helm || r->o->helm_args.len))
+		return wg_usage_error("migrate", "--values-out, --helm and "
+				      "--helm-arg are for Helm chart folders "
+				      "(holding Chart.yaml)");
+	if (!n)
+		return -1;
+	if (n != paths->len)
+		return wg_usage_error("migrate", "migrate chart folders and "
+				      "manifest files in separate runs");
+	if (r->o->values_out && n > 1)
+		return wg_usage_error("migrate", "--values-out writes the "
+				      "values of one chart; give one chart");
+	if (wg_ctx_failed(&r->ctx))
+		return wg_cli_report(&r->ctx, false);
+	return wg_cli_migrate_charts(&r->ctx, &r->profile, paths, &co);
+}
+
 int wg_cmd_migrate(int argc, char **argv)
 {
 	struct migrate_opts o;
@@ -463,6 +501,7 @@ int wg_cmd_migrate(int argc, char **argv)
 	rc = parse(argc, argv, &o);
 	if (rc) {
 		wg_pathlist_release(&o.args);
+		wg_pathlist_release(&o.helm_args);
 		return rc < 0 ? wg_print_help("migrate") : rc;
 	}
 	memset(&r, 0, sizeof(r));
@@ -490,6 +529,9 @@ int wg_cmd_migrate(int argc, char **argv)
 		rc = wg_usage_error("migrate", "no PATH given");
 		goto out;
 	}
+	rc = charts(&r, &paths);
+	if (rc != -1)
+		goto out;
 	if (paths.len) {
 		r.rc_target = rc_path(&o, &paths);
 		collect(&r, &paths, profile_arg);
@@ -545,5 +587,6 @@ out:
 	wg_ctx_release(&r.ctx);
 	wg_pathlist_release(&paths);
 	wg_pathlist_release(&o.args);
+	wg_pathlist_release(&o.helm_args);
 	return rc;
 }

@@ -197,8 +197,9 @@ const struct wg_command wg_commands[] = {
 	},
 	{
 		"migrate", wg_cmd_migrate,
-		"migrate [PROFILE] PATH... (--in-place | --diff) "
-		"[--reformat-fallback] [--runtimeclass-file FILE]",
+		"migrate [PROFILE] PATH... (--in-place | --diff | --values-out "
+		"FILE) [--reformat-fallback] [--runtimeclass-file FILE] "
+		"[--helm PATH] [--helm-arg ARG]...",
 		"Rewrite manifest files in place, keeping comments and layout.",
 		"Runs the same chain as build over the *.yaml and *.yml files of\n"
 		"every PATH (files or folders, recursively), then writes each change\n"
@@ -221,9 +222,24 @@ const struct wg_command wg_commands[] = {
 		"is an error naming file:line, unless --reformat-fallback.  On any\n"
 		"error no file is changed, nothing is printed and the exit status\n"
 		"is 1.  A second run changes nothing.\n\n"
+		"A PATH that is a folder holding Chart.yaml is a Helm chart source\n"
+		"(docs/helm.md): it is rendered with the real helm template, the\n"
+		"chain runs on the render (no RuntimeClass: see runtimeclasses),\n"
+		"and each change is written as the values key that feeds the field\n"
+		"into values.yaml (--in-place, --diff) or into an overlay file\n"
+		"(--values-out, the chart untouched).  Nothing is written unless a\n"
+		"second render with the result needs no change; a change no values\n"
+		"key carries is an error naming the template and the field.\n\n"
 		"options:\n"
 		"      --in-place           rewrite the files (atomically, all or none)\n"
 		"      --diff               print a unified diff, change nothing\n"
+		"      --values-out FILE    a chart: write the values to FILE, an\n"
+		"                           overlay for helm -f, not into the chart\n"
+		"      --helm PATH          a chart: the helm to run (default:\n"
+		"                           $WINGEN_HELM, else helm on PATH)\n"
+		"      --helm-arg ARG       a chart: one argument for helm template,\n"
+		"                           as is (repeatable; values files, set\n"
+		"                           values, the namespace)\n"
 		"      --reformat-fallback  re-emit a document that cannot be edited\n"
 		"                           as text with the YAML writer (its inner\n"
 		"                           comments are lost)\n"

@@ -1,0 +1,263 @@
+#ifndef WINGEN_MIGRATE_CHART_H
+#define WINGEN_MIGRATE_CHART_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "wingen/base/arena.h"
+#include "wingen/base/buf.h"
+#include "wingen/base/ctx.h"
+#include "wingen/yaml/node.h"
+#include "wingen/yaml/resource.h"
+
+/*
+ * Migrating a Helm chart source (docs/helm.md): the chart is rendered by
+ * the real `helm template`, the chain runs on the render, and each change
+ * is carried back to the values key that feeds the changed field, read
+ * statically from the template named by Helm's "# Source:" comment and the
+ * named templates it includes.  The result is written only when a second
+ * render with it gives, pod spec by pod spec, what the chain made of the
+ * first, and the chain finds nothing left to change in it.
+ *
+ *   chart_helm.c     runs helm (fork + execvp, argv only, no shell)
+ *   chart_source.c   the chart on disk: templates, named templates, values
+ *                    files; which template each rendered object came from
+ *   chart_hooks.c    which values key feeds a pod-spec field of a template
+ *   chart_values.c   the values edits: an overlay file, or values.yaml
+ *                    edited as text (comments kept)
+ *   chart_migrate.c  the whole run: render, chain, map, verify
+ */
+
+/* ---- running helm (chart_helm.c) -------------------------------------- */
+
+/*
+ * The helm binary to run: opt when given, else $WINGEN_HELM when set and
+ * not empty, else "helm" (looked up on PATH by execvp).
+ */
+const char *wg_helm_binary(const char *opt);
+
+/*
+ * Runs argv (argv[0] the binary, NULL-terminated) with stdin from
+ * /dev/null and collects its standard output into out (reset first).
+ * No shell is involved: the arguments reach helm exactly as given.
+ * Output beyond ctx's input-size limit is an error.  Returns 0 when the
+ * program exits 0; otherwise -1 with one error on ctx that names the
+ * program, the exit status and the first lines of its stderr (or why it
+ * could not be started, and how to name another binary).
+ */
+int wg_helm_run(struct wg_ctx *ctx, char *const argv[], struct wg_buf *out);
+
+/* ---- the chart on disk (chart_source.c) ------------------------------- */
+
+/* True when path is a folder holding a Chart.yaml. */
+bool wg_chart_is_dir(const char *path);
+
+/* One template file of the chart or of a subchart, as text. */
+struct wg_chart_tpl {
+	char *rel;		/* path below the chart folder, e.g.
+				   "templates/deployment.yaml" or
+				   "charts/redis/templates/x.yaml" */
+	char *text;		/* NUL-terminated */
+	size_t len;
+	char *values_prefix;	/* "" for the chart itself; "redis." for a
+				   subchart under charts/redis/ */
+};
+
+/* A named template ({{ define "name" }}): its body, pointing into the
+ * text of the file that defines it. */
+struct wg_chart_define {
+	char *name;
+	const char *body;
+	size_t len;
+};
+
+struct wg_chart {
+	char *dir;		/* the chart folder, as given */
+	char *name;		/* Chart.yaml's name */
+	struct wg_chart_tpl *tpls;
+	size_t ntpls;
+	struct wg_chart_define *defines;
+	size_t ndefines;
+	struct wg_arena arena;	/* values trees below */
+	struct wg_node *values;	/* the values a render starts from: the
+				   chart's values.yaml with each subchart's
+				   under its key, then every values file
+				   the user names (-f), merged as Helm
+				   does; a mapping, never NULL */
+	char *values_path;	/* DIR/values.yaml (may not exist) */
+	char *values_text;	/* its text, NULL when absent */
+	size_t values_len;
+	char **texts;		/* every file read: the trees' scalars
+				   point into them */
+	size_t ntexts, texts_cap;
+};
+
+/*
+ * Reads the chart at dir: every file under templates/ (and under each
+ * unpacked subchart's charts/NAME/templates/), the named templates they
+ * define, and the values.  values_files are the -f files of the user's
+ * helm arguments, in order.  Returns 0, or -1 (reported on ctx).
+ */
+int wg_chart_load(struct wg_ctx *ctx, struct wg_chart *c, const char *dir,
+		  char *const *values_files, size_t nvalues_files);
+void wg_chart_release(struct wg_chart *c);
+
+/* The template file with this rel path, or NULL. */
+const struct wg_chart_tpl *wg_chart_tpl_find(const struct wg_chart *c,
+					     const char *rel);
+
+/*
+ * Where each object of a render came from: the "# Source: NAME/rest"
+ * comment before the line of its root.  Returns rest (the path below the
+ * chart folder), in arena, or NULL when no Source comment precedes it.
+ */
+struct wg_source_map {
+	size_t *lines;		/* 0-based line of each Source comment */
+	char **paths;		/* its path, chart name stripped */
+	size_t len;
+	struct wg_arena arena;
+};
+
+void wg_source_map_build(struct wg_source_map *m, const char *text,
+			 size_t len);
+const char *wg_source_map_get(const struct wg_source_map *m, size_t line);
+void wg_source_map_release(struct wg_source_map *m);
+
+/*
+ * The -f / --values files among helm arguments (-f X, -fX, --values X,
+ * --values=X), in order, appended to out (pointers into args).
+ */
+size_t wg_chart_values_args(char *const *args, size_t nargs,
+			    const char **out, size_t cap);
+
+/* ---- values hooks (chart_hooks.c) -------------------------------------- */
+
+/*
+ * The values keys a template reads for a pod-spec field: every
+ * ".Values.a.b.FIELD" in the template's text and in the named templates
+ * it includes, transitively, in order of appearance, each once.  When the
+ * file's "---" parts holding "kind: KIND" are as many as count (the
+ * objects of that kind the render has from this file), only part nth is
+ * read; else the whole file (Helm sorts a render by kind, so the order of
+ * objects in the render is not the file's).  Keys are written
+ * "a.b.FIELD", in arena; a subchart template's keys get its
+ * values_prefix unless under "global.".  Returns how many (at most cap).
+ */
+size_t wg_chart_hook_keys(const struct wg_chart *c,
+			  const struct wg_chart_tpl *t, const char *kind,
+			  size_t nth, size_t count, const char *field,
+			  struct wg_arena *arena, const char **out,
+			  size_t cap);
+
+/* How many "---" parts of a template's text hold "kind: KIND". */
+size_t wg_chart_tpl_segments(const struct wg_chart_tpl *t, const char *kind);
+
+/*
+ * Of the candidate keys for a field, the one that feeds it: a component
+ * key whose current value is set, else (when the rendered field equals
+ * it) a "global." key, else the first component key, else the first.
+ * rendered is the field as rendered (NULL when absent).  NULL when there
+ * are no candidates.
+ */
+const char *wg_chart_hook_pick(const struct wg_chart *c, const char **keys,
+			       size_t nkeys, const struct wg_node *rendered);
+
+/* The value at a dotted key in the chart's values, or NULL. */
+const struct wg_node *wg_chart_value(const struct wg_chart *c,
+				     const char *key);
+
+/* ---- values edits (chart_values.c) ------------------------------------- */
+
+/* One values key to set, and the value it gets. */
+struct wg_values_edit {
+	const char *key;		/* dotted */
+	struct wg_node *value;		/* the whole new value */
+	const char *why;		/* "Deployment/x: spec...nodeSelector" */
+};
+
+struct wg_values_edits {
+	struct wg_values_edit *items;
+	size_t len, cap;
+	struct wg_arena arena;		/* the values */
+};
+
+/*
+ * Merges a change into the edits: for key (whose current value is cur,
+ * NULL when unset), a mapping field gets the keys of add set, a sequence
+ * gets the items of add not yet in it appended, a scalar is replaced by
+ * add.  Two objects asking the same scalar key or mapping key for
+ * different values conflict: returns -1 (*conflict then names the other
+ * object), else 0.
+ */
+int wg_values_edits_merge(struct wg_values_edits *e, const char *key,
+			  const struct wg_node *cur, const struct wg_node *add,
+			  const char *why, const char **conflict);
+void wg_values_edits_release(struct wg_values_edits *e);
+
+/* The overlay file: every edit as nested mappings, YAML, with a header
+ * comment naming the chart. */
+void wg_values_overlay(struct wg_buf *out, const struct wg_values_edits *e,
+		       const char *chart);
+
+/*
+ * values.yaml's text with every edit made as a text edit (comments,
+ * layout and key order kept; missing keys inserted, intermediate mappings
+ * created).  text NULL: a new file.  Returns 0, or -1 with *why set and
+ * *line (0-based) where the edit cannot be made safely.
+ */
+int wg_values_edit_text(const char *text, size_t len,
+			const struct wg_values_edits *e, struct wg_buf *out,
+			const char **why, size_t *line);
+
+/* ---- the whole run (chart_migrate.c) ----------------------------------- */
+
+enum wg_chart_mode {
+	WG_CHART_IN_PLACE = 0,	/* edit values.yaml (and templates) */
+	WG_CHART_DIFF,		/* as in-place, printed as a diff */
+	WG_CHART_VALUES_OUT,	/* an overlay values file; chart untouched */
+};
+
+/* Runs the chain over list (the command's profile, post-renderer mode:
+ * no RuntimeClass per release).  Returns 0 or -1; diagnostics on ctx. */
+typedef int (*wg_chart_chain_fn)(void *arg, struct wg_ctx *ctx,
+				 struct wg_resources *list);
+
+struct wg_chart_opts {
+	const char *helm;		/* wg_helm_binary() */
+	char *const *helm_args;		/* passed to helm template as is */
+	size_t nhelm_args;
+	enum wg_chart_mode mode;
+	const char *values_out;		/* WG_CHART_VALUES_OUT */
+	wg_chart_chain_fn chain;
+	void *chain_arg;
+};
+
+/* A file the run writes: old is its text now (NULL when new). */
+struct wg_chart_write {
+	char *path;
+	char *old;
+	size_t old_len;
+	char *text;
+	size_t len;
+};
+
+struct wg_chart_result {
+	struct wg_chart_write *writes;
+	size_t nwrites, cap;
+	size_t objects;		/* objects the chain changed */
+	size_t keys;		/* values keys set */
+	size_t renders;		/* helm template runs */
+};
+
+/*
+ * Migrates one chart: nothing is written here; out lists the files to
+ * write (none when the chart needs no change).  Every change the chain
+ * makes that no values key can carry is an error naming the template,
+ * the object and the field.  Returns 0 or -1 (reported on ctx).
+ */
+int wg_chart_migrate(struct wg_ctx *ctx, const char *dir,
+		     const struct wg_chart_opts *o,
+		     struct wg_chart_result *out);
+void wg_chart_result_release(struct wg_chart_result *r);
+
+#endif

