@@ -5,6 +5,7 @@
  *
  *   gen N > stream.yaml
  *   gen --broad N > stream.yaml
+ *   gen --resourcelist [--broad] N > resourcelist.yaml
  *
  * The PRNG has a fixed seed, so the same N gives the same bytes on every
  * run and machine.  Objects average about 2 KB: Deployments with several
@@ -24,6 +25,10 @@
  * most Services selecting by app name, tier or chart rather than by
  * instance, so each selects a share of the stream's workloads that grows
  * with the stream (thousands at 50k objects).
+ *
+ * --resourcelist writes the same objects as the items of one KRM
+ * ResourceList (what kpt hands "wingen fn"), with the bench profile as
+ * its functionConfig when WINGEN_BENCH_PROFILE names one.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -70,12 +75,22 @@ static bool chance(struct gen *g, unsigned percent)
 
 #define PICK(g, arr) ((arr)[rnd((g), sizeof(arr) / sizeof((arr)[0]))])
 
+/* --resourcelist: every object an item of "items:" (indented by 2, its
+ * first line after "- "). */
+static bool as_items;
+static bool item_start;
+
 __attribute__((format(printf, 2, 3)))
 static void line(int indent, const char *fmt, ...)
 {
 	va_list ap;
 
-	printf("%*s", indent, "");
+	if (as_items && item_start) {
+		printf("- %*s", indent, "");
+		item_start = false;
+	} else {
+		printf("%*s", indent + (as_items ? 2 : 0), "");
+	}
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
@@ -155,8 +170,12 @@ static void hex(struct gen *g, char *out, size_t n)
 /* The "# Source:" line helm puts before every document. */
 static void header(struct gen *g, const char *file)
 {
-	puts("---");
-	printf("# Source: %s/templates/%s\n", PICK(g, charts), file);
+	if (as_items)
+		item_start = true;
+	else
+		puts("---");
+	printf("%*s# Source: %s/templates/%s\n", as_items ? 2 : 0, "",
+	       PICK(g, charts), file);
 }
 
 static void labels(struct gen *g, int ind, const char *app,
@@ -958,6 +977,26 @@ static void object(struct gen *g)
 	deployment(g);
 }
 
+/* The profile at path (if any) as the ResourceList's functionConfig. */
+static bool function_config(const char *path)
+{
+	char buf[4096];
+	FILE *f;
+
+	if (!path || !*path)
+		return true;
+	f = fopen(path, "r");
+	if (!f) {
+		perror(path);
+		return false;
+	}
+	fputs("functionConfig:\n", stdout);
+	while (fgets(buf, sizeof(buf), f))
+		printf("%s%s", buf[0] == '\n' ? "" : "  ", buf);
+	fclose(f);
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	static char obuf[1 << 20];
@@ -965,13 +1004,19 @@ int main(int argc, char **argv)
 	unsigned long n;
 	char *end;
 
+	if (argc >= 3 && strcmp(argv[1], "--resourcelist") == 0) {
+		as_items = true;
+		argv++;
+		argc--;
+	}
 	if (argc == 3 && strcmp(argv[1], "--broad") == 0) {
 		g.broad = true;
 		argv++;
 		argc--;
 	}
 	if (argc != 2 || !*argv[1]) {
-		fprintf(stderr, "usage: gen [--broad] N > stream.yaml\n");
+		fprintf(stderr, "usage: gen [--resourcelist] [--broad] N > "
+			"stream.yaml\n");
 		return 2;
 	}
 	n = strtoul(argv[1], &end, 10);
@@ -980,8 +1025,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	if (as_items)
+		fputs("apiVersion: config.kubernetes.io/v1\n"
+		      "kind: ResourceList\nitems:\n", stdout);
 	for (g.index = 0; g.index < n; g.index++)
 		object(&g);
+	if (as_items && !function_config(getenv("WINGEN_BENCH_PROFILE")))
+		return 1;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		perror("gen: cannot write");
 		return 1;

@@ -15,6 +15,12 @@
 #   build       wingen build bench/profile-3builds.yaml -f STREAM (read
 #               and written on the default threads: CPUs, at most 4)
 #   build -j1   the same on one thread
+#   check       wingen check PROFILE -f STREAM (the chain, no output)
+#   migrate     wingen migrate PROFILE COPY --in-place (a fresh copy of the
+#               stream in a folder of its own before every run, untimed)
+#   migrate --diff  wingen migrate PROFILE STREAM --diff
+#   fn          wingen fn < the same objects as one ResourceList (bench/gen
+#               --resourcelist, the profile as its functionConfig)
 #   kustomize   kubectl kustomize with bench/kustomize/ (1k and 2k only:
 #               it grows quadratically)
 # and reports wall and CPU time, MB/s, peak RSS (GNU time, every run),
@@ -23,6 +29,11 @@
 # the tables and writes bench/RESULTS.md.
 #
 #   --quick     1k only, 3 rounds; writes bench/data/RESULTS-quick.md instead
+#   --broad     the monorepo stream (bench/gen --broad: shared labels, broad
+#               Service selectors); writes bench/RESULTS-broad.md (with
+#               --quick: bench/data/RESULTS-broad-quick.md); no kustomize
+#   --large     adds 100k objects (floor, build and fn only: fn's 100k-item
+#               ResourceList)
 #   --build DIR the build to measure (default build-bench, configured as
 #               Release and built here when needed)
 #   --runs N    timed rounds (default 5, or 3 with --quick)
@@ -32,11 +43,15 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-bench
 quick=false
+broad=false
+large=false
 runs=
 run_note=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=true ;;
+	--broad) broad=true ;;
+	--large) large=true ;;
 	--build) build=$(cd "${2:?--build needs a folder}" 2>/dev/null && pwd \
 			 || echo "$2"); shift ;;
 	--runs) runs=${2:?--runs needs a number}; shift ;;
@@ -56,8 +71,18 @@ else
 	runs=${runs:-5}
 	results=$root/bench/RESULTS.md
 fi
+$large && sizes+=(100k)
 kustomize_sizes=" 1k 2k "
+large_tools="floor build fn"	# 100k: the others are measured up to 50k
 data=$root/bench/data
+gen_args=()
+if $broad; then
+	gen_args=(--broad)
+	kustomize_sizes=""	# its patch targets bench/gen's default stream
+	data=$root/bench/data/broad
+	if $quick; then results=$root/bench/data/RESULTS-broad-quick.md
+	else results=$root/bench/RESULTS-broad.md; fi
+fi
 profile=$root/bench/profile-3builds.yaml
 mkdir -p "$data"
 
@@ -102,7 +127,10 @@ objects() {	# 1k -> 1000
 # ---- data ----------------------------------------------------------------
 for s in "${sizes[@]}"; do
 	mkdir -p "$data/$s"
-	"$gen" "$(objects "$s")" >"$data/$s/stream.yaml"
+	"$gen" "${gen_args[@]}" "$(objects "$s")" >"$data/$s/stream.yaml"
+	WINGEN_BENCH_PROFILE=$profile "$gen" --resourcelist "${gen_args[@]}" \
+		"$(objects "$s")" >"$data/$s/resourcelist.yaml"
+	mkdir -p "$data/$s/migrate"
 	cp "$root/bench/kustomize/kustomization.yaml" \
 	   "$root/bench/kustomize/runtimeclasses.yaml" "$data/$s/"
 done
@@ -132,13 +160,40 @@ command_for() {
 	build) echo "$wingen build ${build_args[*]:+${build_args[*]} }-f $dir/stream.yaml" ;;
 	build1) echo "$wingen build ${build_args[*]:+${build_args[*]} }-f $dir/stream.yaml -j1" ;;
 	kustomize) echo "kubectl kustomize $dir" ;;
+	check) echo "$wingen check $profile -f $dir/stream.yaml" ;;
+	migrate) echo "$wingen migrate $profile $dir/migrate/stream.yaml --in-place" ;;
+	mdiff) echo "$wingen migrate $profile $dir/migrate/pristine.yaml --diff" ;;
+	fn) echo "$wingen fn" ;;	# stdin: stdin_for
+	esac
+}
+
+# What a tool reads on stdin.
+stdin_for() {
+	case $1 in
+	*:fn) echo "$data/${1%%:*}/resourcelist.yaml" ;;
+	*) echo /dev/null ;;
+	esac
+}
+
+# What a run needs in place first (untimed): migrate edits its copy.
+prepare() {
+	local tool=$1 dir=$data/$2
+	case $tool in
+	migrate|mdiff)
+		rm -f "$dir"/migrate/*
+		cp "$dir/stream.yaml" "$dir/migrate/stream.yaml"
+		cp "$dir/stream.yaml" "$dir/migrate/pristine.yaml" ;;
 	esac
 }
 
 # ---- measuring -----------------------------------------------------------
 declare -A med lo hi cpu rss ir
 tools_for() {
-	echo floor fmt fmt1 build build1
+	if [ "$1" = 100k ]; then
+		echo $large_tools
+		return
+	fi
+	echo floor fmt fmt1 build build1 check migrate mdiff fn
 	if $have_kubectl && [[ $kustomize_sizes == *" $1 "* ]]; then
 		echo kustomize
 	fi
@@ -149,6 +204,7 @@ label() {
 	case $1 in
 	build1) echo "build -j1" ;;
 	fmt1) echo "fmt -j1" ;;
+	mdiff) echo "migrate --diff" ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -166,7 +222,7 @@ run_once() {
 	local key=$1 cmd=$2 t0 t1 u sy m
 	t0=$(date +%s%N)
 	if ! "$timecmd" -f '%U %S %M' -o "$data/time.out" $cmd \
-			>/dev/null 2>"$data/run.err"; then
+			<"$(stdin_for "$key")" >/dev/null 2>"$data/run.err"; then
 		note "error: '$cmd' failed:"
 		cat "$data/run.err" "$data/time.out" >&2
 		exit 1
@@ -203,7 +259,9 @@ for s in "${sizes[@]}"; do
 	note "$s: warm-up, then $runs rounds of: ${tools[*]}"
 	for tool in "${tools[@]}"; do	# warm-up: page cache, not timed
 		if [ "$tool" != kustomize ]; then
-			$(command_for "$tool" "$s") >/dev/null 2>&1 || true
+			prepare "$tool" "$s"
+			$(command_for "$tool" "$s") <"$(stdin_for "$s:$tool")" \
+				>/dev/null 2>&1 || true
 		fi
 	done
 	for ((i = 0; i < runs; i++)); do
@@ -211,6 +269,7 @@ for s in "${sizes[@]}"; do
 		# right after the same neighbour.
 		for ((j = 0; j < ${#tools[@]}; j++)); do
 			tool=${tools[(i + j) % ${#tools[@]}]}
+			prepare "$tool" "$s"
 			run_once "$s:$tool" "$(command_for "$tool" "$s")"
 		done
 	done
@@ -287,7 +346,7 @@ growth() {
 	[ -n "${med[50k:floor]:-}" ] && [ -n "${med[10k:floor]:-}" ] || return 0
 	echo "| tool | time 50k / 10k | CPU 50k / 10k | input 50k / 10k |"
 	echo "|---|---:|---:|---:|"
-	for tool in floor fmt fmt1 build build1; do
+	for tool in floor fmt fmt1 build build1 check migrate mdiff fn; do
 		printf '| %s | %s | %s | %s |\n' "$(label "$tool")" \
 			"$(calc %.2f "${med[50k:$tool]} / ${med[10k:$tool]}")" \
 			"$(cpu_ratio "50k:$tool" "10k:$tool")" \
@@ -332,12 +391,28 @@ targets() {
 			echo "- $(label "$tool") grows linearly (50k / 10k within 10% of 5×): $g × (CPU $(cpu_ratio "50k:$tool" "10k:$tool") ×) — $(verdict "$g >= 4.5 && $g <= 5.5")"
 		done
 	fi
-	# On the largest stream: at 1k the fixed cost of the process
+	# issue 20: migrate within 1.5 x build's CPU; every command linear
+	# (time 50k / 10k within 15% of 5 x)
+	for s in "${sizes[@]}"; do
+		[ -n "${cpu[$s:migrate]:-}" ] || continue
+		r=$(cpu_ratio "$s:migrate" "$s:build1")
+		echo "- migrate --in-place ≤ 1.5 × build -j1, CPU, at $s: $r × — $(verdict "$r <= 1.5")"
+	done
+	if [ -n "${med[50k:check]:-}" ] && [ -n "${med[10k:check]:-}" ]; then
+		for tool in check migrate mdiff fn; do
+			g=$(calc %.2f "${med[50k:$tool]} / ${med[10k:$tool]}")
+			echo "- $(label "$tool") grows linearly (50k / 10k within 15% of 5×): $g × (CPU $(cpu_ratio "50k:$tool" "10k:$tool") ×) — $(verdict "$g >= 4.25 && $g <= 5.75")"
+		done
+	fi
+	# On the largest streams: at 1k the fixed cost of the process
 	# (a few MB) dominates.
-	local s=${sizes[${#sizes[@]} - 1]}
-	for tool in build build1 fmt fmt1; do
-		r=$(calc %.2f "${rss[$s:$tool]} * 1024 / $(bytes "$s")")
-		echo "- $(label "$tool") peak RSS ≤ 3 × input at $s: $r × — $(verdict "$r <= 3")"
+	for s in "${sizes[@]}"; do
+		case $s in 1k|2k) [ ${#sizes[@]} -gt 1 ] && continue ;; esac
+		for tool in $(tools_for "$s"); do
+			case $tool in floor|kustomize|migrate|mdiff) continue ;; esac
+			r=$(calc %.2f "${rss[$s:$tool]} * 1024 / $(bytes "$s")")
+			echo "- $(label "$tool") peak RSS ≤ 3 × input at $s: $r × — $(verdict "$r <= 3")"
+		done
 	done
 }
 

@@ -36,6 +36,20 @@ grep -q 'image: mcr.microsoft.com/windows/' "$tmp/a.yaml" \
 grep -q 'image: nginx\|image: ghcr.io/\|image: postgres' "$tmp/a.yaml" \
 	|| bad "no Linux image in the stream"
 [ "$("$gen" 0 | wc -c)" -eq 0 ] || bad "gen 0 wrote something"
+# --resourcelist: the same objects as the items of one ResourceList, the
+# profile as functionConfig; wingen fn gives the objects build gives.
+prof=$(dirname "$WG_BENCH_GEN")/../../bench/profile-3builds.yaml
+[ -f "$prof" ] || prof=$(cd "$(dirname "$0")/../.." && pwd)/bench/profile-3builds.yaml
+WINGEN_BENCH_PROFILE=$prof "$gen" --resourcelist 50 >"$tmp/rl.yaml" \
+	|| bad "gen --resourcelist 50 exited non-zero"
+items=$(grep -c '^- ' "$tmp/rl.yaml")
+[ "$items" -eq 50 ] || bad "gen --resourcelist 50 wrote $items items"
+"$wingen" fn <"$tmp/rl.yaml" >"$tmp/rl.out" 2>"$tmp/rl.err" \
+	|| bad "wingen fn on gen --resourcelist 50 failed: $(head -c 300 "$tmp/rl.err")"
+"$wingen" build "$prof" -f "$tmp/a.yaml" >"$tmp/a.out" 2>/dev/null \
+	|| bad "wingen build on gen 50 failed"
+[ "$(grep -c '^  kind: ' "$tmp/rl.out")" -eq "$(grep -c '^kind: ' "$tmp/a.out")" ] \
+	|| bad "fn on the ResourceList and build on the stream give different object counts"
 "$gen" x >/dev/null 2>&1
 [ $? -eq 2 ] || bad "gen x did not exit 2"
 
