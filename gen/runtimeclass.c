@@ -17,6 +17,7 @@
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/reader.h"
 #include "wingen/core/runtimeclass.h"
+#include "wingen/core/select.h"
 #include "wingen/base/template.h"
 #include "wingen/yaml/writer.h"
 #include "wingen/k8s/keys.h"
@@ -586,6 +587,56 @@ static bool kept_existing(struct wg_ctx *ctx, struct wg_resources *list,
 	return true;
 }
 
+/*
+ * Which builds get a RuntimeClass.  A profile the user writes: every one
+ * of its builds (the cluster runs them).  The embedded default profile
+ * lists every supported build only so that each workload can go where its
+ * images run: there, only the builds a Windows workload of the stream
+ * targets (or a pod names the RuntimeClass of), and every build when the
+ * stream is empty (the bootstrap: wingen runtimeclasses).  HostProcess
+ * pods name no RuntimeClass and count for none.
+ */
+static void builds_used(struct wg_ctx *ctx, struct wg_resources *list,
+			bool *used)
+{
+	const struct wg_profile *p = ctx->profile;
+	bool any = false;
+
+	for (size_t i = 0; i < p->nbuilds; i++)
+		used[i] = strcmp(p->path, "<default>") != 0;
+	if (used[0])
+		return;
+	for (size_t i = 0; i < list->len; i++) {
+		struct wg_resource *res = list->items[i];
+		struct wg_selection *sel;
+
+		if (res->flags & (WG_RES_DELETED | WG_RES_GENERATED))
+			continue;
+		any = true;
+		sel = wg_select(ctx, list, res);
+		for (size_t k = 0; sel->workload && k < sel->npods; k++) {
+			const struct wg_node *rcn = wg_map_get(
+				sel->pods[k].spec, "runtimeClassName");
+
+			for (size_t j = 0; wg_is_scalar(rcn) && j < p->nbuilds;
+			     j++)
+				if (wg_scalar_is(rcn, p->builds[j].runtime_class))
+					used[j] = true;
+		}
+		if (!sel->windows || sel->failed || sel->host_process)
+			continue;
+		for (size_t j = 0; j < p->nbuilds; j++) {
+			used[j] = used[j] || sel->build == &p->builds[j];
+			for (size_t t = 0; t < sel->ntargets; t++)
+				used[j] = used[j]
+					  || sel->targets[t] == &p->builds[j];
+		}
+	}
+	if (!any)
+		for (size_t i = 0; i < p->nbuilds; i++)
+			used[i] = true;
+}
+
 static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	       const void *config)
 {
@@ -594,6 +645,7 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	struct wg_node *tmpl;
 	const char *file = TEMPLATE;
 	size_t inserted = 0;
+	bool *used;
 
 	(void)config;
 	if (!p || !p->nbuilds)
@@ -601,10 +653,15 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	tmpl = load_template(ctx, p, arena, &file);
 	if (!tmpl)
 		return -1;
+	used = wg_arena_zalloc(arena, p->nbuilds * sizeof(*used));
+	builds_used(ctx, list, used);
 	for (size_t i = 0; i < p->nbuilds; i++) {
 		const struct wg_build *b = &p->builds[i];
 		struct wg_resource *res;
 		bool fatal;
+
+		if (!used[i])
+			continue;
 
 		res = make(ctx, list, tmpl, file, b, b->runtime_class, false,
 			   &fatal);

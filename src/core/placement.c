@@ -303,6 +303,9 @@ static bool rc_failed(const struct run *r, const char *name)
 	return false;
 }
 
+static const struct wg_resource *find_rc(const struct wg_resources *list,
+					 const char *name);
+
 static void check_builds(struct run *r)
 {
 	const struct wg_profile *p = r->pl->profile;
@@ -315,6 +318,13 @@ static void check_builds(struct run *r)
 		const struct want *culprit;
 		const char *why;
 
+		/* The embedded default lists every supported build as a
+		 * route and generates the RuntimeClasses of those the stream
+		 * uses: only those need nodes. */
+		if (strcmp(p->path, "<default>") == 0
+		    && !find_rc(r->pl->list, b->runtime_class)
+		    && !find_rc(r->pl->classes, b->runtime_class))
+			continue;
 		add_want(&w, WG_LABEL_OS, "windows", NULL);
 		add_want(&w, WG_LABEL_ARCH, b->arch, NULL);
 		add_want(&w, WG_LABEL_WINDOWS_BUILD, b->release->build, NULL);

@@ -398,6 +398,11 @@ static bool agrees(const struct wg_selection *sel, const struct wg_build *b)
 	return !image_misfit(sel, b, &ref, NULL);
 }
 
+static bool embedded(const struct wg_profile *p)
+{
+	return strcmp(p->path, "<default>") == 0;
+}
+
 static void choose_build(struct wg_arena *arena, const struct wg_profile *p,
 			 struct wg_selection *sel)
 {
@@ -434,10 +439,57 @@ static void choose_build(struct wg_arena *arena, const struct wg_profile *p,
 	for (size_t i = 0; i < p->nbuilds; i++) {
 		if (agrees(sel, &p->builds[i])) {
 			sel->build = &p->builds[i];
-			sel->build_why = "the build its pod spec names";
+			sel->build_why = embedded(p) ? "the build its images "
+					 "name: the embedded default profile "
+					 "routes by image"
+					 : "the build its pod spec names";
 			return;
 		}
 	}
+}
+
+/*
+ * The embedded default profile routes each workload to the build its
+ * images name, ltsc2019 among them; a profile the user writes warns about
+ * a legacy build once, where it lists it, but the default lists it only
+ * as a route, so the warning goes to each workload routed there: at the
+ * image that named it, else at the annotation that picked it.
+ */
+static void legacy_route(struct wg_ctx *ctx, struct wg_resource *res,
+			 const struct wg_selection *sel,
+			 const struct wg_node *ann, const char *ann_field)
+{
+	const struct wg_profile *p = ctx->profile;
+	const struct wg_build *legacy = NULL;
+	struct wg_image_ref ref;
+	struct wg_buf path = WG_BUF_INIT;
+	const struct wg_node *image;
+
+	if (!sel->build->release->supported
+	    && !sel->build->release->end_of_life)
+		legacy = sel->build;
+	for (size_t i = 0; !legacy && i < sel->ntargets; i++)
+		if (!sel->targets[i]->release->supported
+		    && !sel->targets[i]->release->end_of_life)
+			legacy = sel->targets[i];
+	if (!legacy)
+		return;
+	image = image_misfit(sel, p->default_build, &ref, &path);
+	if (image && ref.release == legacy->release)
+		wg_warning(ctx, res, image, path.buf, "'%.*s' is built for %s, "
+			   "so the embedded default profile targets %s "
+			   "hosts: release '%s' is not supported by current "
+			   "Kubernetes releases (%s)", (int)image->len,
+			   image->u.str, legacy->release->name,
+			   legacy->release->name, legacy->release->name,
+			   legacy->release->note);
+	else
+		wg_warning(ctx, res, ann, ann ? ann_field : NULL, "targets "
+			   "%s (%s): release '%s' is not supported by current "
+			   "Kubernetes releases (%s)", legacy->release->name,
+			   sel->build_why, legacy->release->name,
+			   legacy->release->note);
+	wg_buf_release(&path);
 }
 
 static const char *build_label(struct wg_arena *arena,
@@ -745,6 +797,12 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 				   build_label(arena, sel->build));
 		if (!fan_out)	/* fan-out checks each copy's images */
 			check_images(ctx, res, sel);
+		if (embedded(p))
+			legacy_route(ctx, res, sel, bann ? bann : plural,
+				     bann ? "metadata.annotations.["
+				     WG_ANNOTATION_BUILD "]"
+				     : "metadata.annotations.["
+				     WG_ANNOTATION_BUILDS "]");
 	}
 out:
 	wg_buf_release(&field);
@@ -984,7 +1042,7 @@ int wg_select_prepare(struct wg_ctx *ctx, struct wg_resources *list)
 	/* The embedded default entries (the default profile's, or copied
 	 * into a profile without windows.select, pos 0) are a catalog of
 	 * Windows images, not a choice the user made: no warning. */
-	if (strcmp(p->path, "<default>") == 0)
+	if (embedded(p))
 		return 0;
 	for (size_t i = 0; i < p->nselect && i < st->nentries; i++)
 		if (!st->matches[i] && p->select[i].pos.line)

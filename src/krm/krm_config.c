@@ -445,6 +445,20 @@ static void set_builds(struct cm *cm, struct wg_node *windows)
 				   stamp(cm, wg_node_clone(a, first),
 					 cm->val[rk]));
 	}
+	if (!releases) {
+		/* The embedded default routes by image over every supported
+		 * build; settings are a profile of the user's, one build
+		 * unless they name more, as before. */
+		struct wg_node *b = wg_node_new_map(a);
+
+		builds = wg_node_new_seq(a);
+		wg_map_set(a, b, "release", wg_node_new_str(a, "ltsc2022"));
+		wg_seq_append(a, builds, b);
+		wg_map_set(a, windows, "builds", builds);
+		if (!cm->val[K_DEFAULT])
+			wg_map_set(a, windows, "default",
+				   wg_node_new_str(a, "ltsc2022"));
+	}
 	if (cm->val[K_RUNTIME_CLASS] && releases && releases->len > 1)
 		err(cm, cm->key[K_RUNTIME_CLASS], name_of(K_RUNTIME_CLASS),
 		    "'runtimeClass' names one RuntimeClass but there are "

@@ -454,6 +454,9 @@ static bool check_build(struct wg_profile_loader *L, size_t i,
 	b->release = by_name ? by_name : by_number;
 	if (ok && !wg_release_find(b->release->build))
 		;	/* not in the catalogue: warned above */
+	else if (strcmp(L->p->path, "<default>") == 0)
+		;	/* the embedded default's legacy ltsc2019 is a route,
+			   warned per workload routed to it (core/select.c) */
 	else if (ok && b->release->end_of_life)
 		wg_profile_report(L, WG_SEV_WARNING, NULL,
 				  rb->release ? f_release : f_build,

@@ -43,7 +43,6 @@ PROFILE
 
 # profile|file:line|object|field|message start
 cat >"$tmp/expected" <<'EXPECTED'
-default|microsoft__SDN__Kubernetes__flannel__l2bridge__manifests__simpleweb.yml:32|Deployment/win-webserver|spec.template.spec.containers[0].image|'mcr.microsoft.com/windows/servercore:1809' is built for ltsc2019, which ltsc2022 hosts cannot run with process isolation
 everything|argoproj__argo-cd__manifests__base__application-controller__argocd-application-controller-statefulset.yaml:484|StatefulSet/argocd-application-controller|spec.template.spec.nodeSelector.[kubernetes.io/os]|is 'linux'
 everything|argoproj__argo-cd__manifests__ha__namespace-install.yaml:2033|Deployment/argocd-applicationset-controller|spec.template.spec.nodeSelector.[kubernetes.io/os]|is 'linux'
 everything|argoproj__argo-cd__manifests__ha__namespace-install.yaml:2188|Deployment/argocd-dex-server|spec.template.spec.nodeSelector.[kubernetes.io/os]|is 'linux'

@@ -62,7 +62,8 @@ for j in 1 2 4; do
 	done
 done
 [ $fail -eq 0 ] && ok "build under -j 1, 2, 4 to /dev/full"
-printf 'kind: Deployment\napiVersion: apps/v1\nmetadata: {name: w}\n' >dep.yaml
+# a Deployment linux-pin edits: something to write (a diff, a change)
+printf 'kind: Deployment\napiVersion: apps/v1\nmetadata: {name: w}\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: nginx}]\n' >dep.yaml
 mkdir -p mig && cp dep.yaml mig/
 for c in "build -f dep.yaml -o json" "build -f dep.yaml --diff" \
 	"check -f dep.yaml" "check -f dep.yaml -o json" \

@@ -97,10 +97,13 @@ grep -q '^kind: RuntimeClass' "$tmp/out" \
 [ "$(count 'runtimeClassName: windows-ltsc2022' "$tmp/out")" = 2 ] \
 	|| no "default profile: the Windows workloads lost runtimeClassName"
 "$wingen" runtimeclasses >"$tmp/rc.yaml" || no "wingen runtimeclasses failed"
-[ "$(count '^kind: RuntimeClass' "$tmp/rc.yaml")" = 1 ] \
+# with no stream, every build the default routes to: the bootstrap
+[ "$(count '^kind: RuntimeClass' "$tmp/rc.yaml")" = 3 ] \
 	&& grep -q '^  name: windows-ltsc2022$' "$tmp/rc.yaml" \
-	|| no "wingen runtimeclasses: not the one RuntimeClass windows-ltsc2022"
-[ "$(count '^kind:' "$tmp/rc.yaml")" = 1 ] \
+	&& grep -q '^  name: windows-ltsc2019$' "$tmp/rc.yaml" \
+	&& grep -q '^  name: windows-ltsc2025$' "$tmp/rc.yaml" \
+	|| no "wingen runtimeclasses: not the default's three RuntimeClasses"
+[ "$(count '^kind:' "$tmp/rc.yaml")" = 3 ] \
 	|| no "wingen runtimeclasses printed more than RuntimeClasses"
 "$wingen" build --only-runtimeclasses </dev/null >"$tmp/rc2.yaml" \
 	&& cmp -s "$tmp/rc.yaml" "$tmp/rc2.yaml" \

@@ -24,15 +24,24 @@ echo "not: [yaml" | "$wingen" build --print-profile >/dev/null 2>err \
 	|| no "print-profile read stdin: $(cat err)"
 
 # "build -": the default profile, manifests on stdin; RuntimeClass first.
-printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n' >cm.yaml
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: "mcr.microsoft.com/windows/nanoserver:ltsc2022"}]\n' >cm.yaml
 "$wingen" build - <cm.yaml >out 2>err || no "build -: exit $?: $(cat err)"
 head -2 out | grep -q "kind: RuntimeClass" || no "build -: RuntimeClass not first"
 grep -q "name: c}" out || no "build -: input lost"
 # The same with no argument at all, and the same as the printed profile.
 "$wingen" build <cm.yaml >out2 2>/dev/null
 cmp -s out out2 || no "build and build - differ"
+# The printed profile is a profile of the user's: it means every build it
+# lists (all three RuntimeClasses), where the embedded one generates those
+# the stream uses; the bootstrap (no stream) is the same.
 "$wingen" build default.yaml <cm.yaml >out3 2>/dev/null
-cmp -s out out3 || no "build with the printed default profile differs"
+[ "$(grep -c '^kind: RuntimeClass' out)" = 1 ] \
+	|| no "build -: not only the RuntimeClass of the build used"
+[ "$(grep -c '^kind: RuntimeClass' out3)" = 3 ] \
+	|| no "build with the printed default profile: not every build"
+"$wingen" runtimeclasses >rc1 2>/dev/null
+"$wingen" runtimeclasses default.yaml >rc2 2>/dev/null
+cmp -s rc1 rc2 || no "runtimeclasses with the printed default profile differs"
 
 # A bad profile: exit 1, nothing on stdout, also with --print-profile.
 printf 'apiVersion: wingen.dev/v1alpha1\nkind: Profile\nwindows: {builds: [{release: x}]}\n' >bad.yaml

@@ -248,8 +248,14 @@ START_TEST(embedded_default_profile)
 	ck_assert_uint_eq(ctx.log.ndiags, 0);
 	ck_assert_str_eq(p.path, "<default>");
 	ck_assert_str_eq(p.name, "default");
-	ck_assert_uint_eq(p.nbuilds, 1);
-	ck_assert_str_eq(p.builds[0].release->name, "ltsc2022");
+	/* every supported build, as routes; ltsc2022 when an image names
+	 * none; no legacy warning at load (it goes to each workload routed
+	 * to ltsc2019) */
+	ck_assert_uint_eq(p.nbuilds, 3);
+	ck_assert_str_eq(p.builds[0].release->name, "ltsc2019");
+	ck_assert_str_eq(p.builds[1].release->name, "ltsc2022");
+	ck_assert_str_eq(p.builds[2].release->name, "ltsc2025");
+	ck_assert_ptr_eq(p.default_build, &p.builds[1]);
 	ck_assert_str_eq(p.builds[0].arch, "amd64");
 	ck_assert_str_eq(p.builds[0].handler, "runhcs-wcow-process");
 	ck_assert_str_eq(p.taint.key, "os");
@@ -840,7 +846,10 @@ START_TEST(write_reads_back_the_same)
 	ck_assert_int_eq(wg_profile_load(&ctx, again, WG_CHAIN_OPTS, &q), 0);
 	second = written(&q);
 	ck_assert_str_eq(first, second);
-	ck_assert_uint_eq(ctx.log.ndiags, 0);
+	/* written back it is the user's profile: ltsc2019 is then a build
+	 * the cluster runs, and legacy (one warning) */
+	ck_assert_uint_eq(ctx.log.ndiags, 1);
+	ck_assert_int_eq(ctx.log.diags[0].severity, WG_SEV_WARNING);
 	free(first);
 	free(second);
 	wg_profile_release(&q);
