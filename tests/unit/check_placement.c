@@ -22,8 +22,16 @@ static void setup(void)
 	wg_cluster_init(&cluster);
 	memset(&nodes_in, 0, sizeof(nodes_in));
 	memset(&stream_in, 0, sizeof(stream_in));
-	/* the default profile: ltsc2022 amd64, os=windows:NoSchedule */
-	ck_assert_int_eq(wg_profile_load_default(&ctx, NULL, &profile), 0);
+	/* one ltsc2022 amd64 build, os=windows:NoSchedule (a profile of the
+	 * user's: the embedded default asks for nodes only for the builds a
+	 * stream uses) */
+	static const char text[] =
+		"apiVersion: wingen.dev/v1alpha1\nkind: Profile\n"
+		"windows:\n  builds: [{release: ltsc2022}]\n";
+
+	ck_assert_int_eq(wg_profile_load_data(&ctx, "p.yaml", text,
+					      sizeof(text) - 1, NULL,
+					      &profile), 0);
 }
 
 static void teardown(void)
