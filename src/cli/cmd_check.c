@@ -212,13 +212,14 @@ static void print_json(struct wg_buf *out, const struct wg_ctx *ctx,
  * an error has its message already; a second about the same fault would
  * only repeat it).
  */
-static void validate(struct wg_ctx *ctx, const struct wg_resources *list)
+static void validate(struct wg_ctx *ctx, const struct wg_profile *p,
+		     const struct wg_resources *list)
 {
 	for (size_t i = 0; i < list->len; i++) {
 		const struct wg_resource *res = list->items[i];
 
 		if (!(res->flags & (WG_RES_DELETED | WG_RES_ERROR)))
-			wg_k8s_check_resource(ctx, res);
+			wg_k8s_check_workload(ctx, &p->kinds, res);
 	}
 	wg_pipeline_drop_changes_of_errors(ctx);
 }
@@ -249,7 +250,7 @@ int wg_cmd_check(int argc, char **argv)
 		nodes_ok = wg_cli_nodes_read(ctx, &o.nodes) == 0;
 		if (wg_session_read(&ss) == 0 && nodes_ok) {
 			if (wg_cli_run_chain(ctx, &ss.profile, &ss.list) == 0)
-				validate(ctx, &ss.list);
+				validate(ctx, &ss.profile, &ss.list);
 			wg_cli_nodes_check(ctx, &o.nodes, &ss.profile,
 					   &ss.list, false);
 		}

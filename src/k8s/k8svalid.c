@@ -321,12 +321,25 @@ size_t wg_k8s_check_pod_spec(struct wg_ctx *ctx, const struct wg_resource *res,
 	return c.bad;
 }
 
+size_t wg_k8s_check_workload(struct wg_ctx *ctx,
+			     const struct wg_kind_set *extra,
+			     const struct wg_resource *res)
+{
+	struct wg_arena scratch = WG_ARENA_INIT;
+	struct wg_podspec *all;
+	size_t n = wg_podspec_find_all(&scratch, extra, res, &all);
+	size_t bad = 0;
+
+	/* Every template: a Volcano Job's second task is a pod spec the API
+	 * server validates as much as its first. */
+	for (size_t i = 0; i < n; i++)
+		bad += wg_k8s_check_pod_spec(ctx, res, &all[i]);
+	wg_arena_release(&scratch);
+	return bad;
+}
+
 size_t wg_k8s_check_resource(struct wg_ctx *ctx,
 			     const struct wg_resource *res)
 {
-	struct wg_podspec ps;
-
-	if (!wg_podspec_find(res, &ps))
-		return 0;
-	return wg_k8s_check_pod_spec(ctx, res, &ps);
+	return wg_k8s_check_workload(ctx, NULL, res);
 }

@@ -31,7 +31,17 @@
 size_t wg_k8s_check_pod_spec(struct wg_ctx *ctx, const struct wg_resource *res,
 			     const struct wg_podspec *ps);
 
-/* The same for any resource: 0 when it is not a workload. */
+/*
+ * The same for every pod spec of any resource (all its templates, every
+ * item of a list of templates), whose kind is one of the table's or of
+ * extra (the profile's workloads:, may be NULL): 0 when it is not a
+ * workload.  Returns the violations of all its pod specs together.
+ */
+size_t wg_k8s_check_workload(struct wg_ctx *ctx,
+			     const struct wg_kind_set *extra,
+			     const struct wg_resource *res);
+
+/* wg_k8s_check_workload() with the built-in kinds only. */
 size_t wg_k8s_check_resource(struct wg_ctx *ctx,
 			     const struct wg_resource *res);
 
