@@ -73,11 +73,28 @@ void wg_inputs_release(struct wg_inputs *inputs)
 	memset(inputs, 0, sizeof(*inputs));
 }
 
+/* Inputs at least this large are cut into pieces of their own
+ * (read_split.h); smaller ones are read a whole input a thread. */
+#define LARGE_INPUT (2 * WG_READ_SPLIT_MIN_PIECE)
+
+/* Reads inputs [from, to) that wait their turn. */
+static int read_run(struct wg_ctx *ctx, struct wg_inputs *inputs,
+		    size_t from, size_t to, struct wg_resources *list,
+		    unsigned jobs)
+{
+	if (to - from >= 2)
+		return wg_read_streams_jobs(ctx, &inputs->items[from],
+					    to - from, list, jobs);
+	return from < to ? wg_read_stream_jobs(ctx, &inputs->items[from],
+					       list, jobs) : 0;
+}
+
 int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 		struct wg_inputs *inputs, struct wg_resources *list,
 		unsigned jobs)
 {
 	struct wg_pathlist files = { 0 };
+	size_t run = inputs->len;	/* first input not parsed yet */
 	int rc = 0;
 	bool stdin_seen = false;
 
@@ -86,6 +103,8 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 			rc = -1;
 	for (size_t i = 0; i < files.len; i++) {
 		struct wg_input *in;
+		struct wg_ctx quiet;
+		bool read;
 
 		if (strcmp(files.items[i], "-") == 0) {
 			if (stdin_seen)
@@ -94,14 +113,35 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 		}
 		WG_GROW(inputs->items, inputs->cap, inputs->len + 1);
 		in = &inputs->items[inputs->len];
-		if (wg_input_read(ctx, files.items[i], in)) {
+		/* Read first, parse later and on threads (a folder of
+		 * small files); messages keep the order of the files.  A
+		 * failed read is done again in its turn to say why. */
+		read = false;
+		if (strcmp(files.items[i], "-") != 0) {
+			wg_ctx_init(&quiet);
+			quiet.limits = ctx->limits;
+			read = wg_input_read(&quiet, files.items[i], in) == 0;
+			wg_ctx_release(&quiet);
+		}
+		if (!read || in->len >= LARGE_INPUT) {
+			if (read_run(ctx, inputs, run, inputs->len, list,
+				     jobs))
+				rc = -1;
+			run = inputs->len;
+		}
+		if (!read && wg_input_read(ctx, files.items[i], in)) {
 			rc = -1;
 			continue;
 		}
 		inputs->len++;
-		if (wg_read_stream_jobs(ctx, in, list, jobs))
-			rc = -1;
+		if (!read || in->len >= LARGE_INPUT) {
+			if (wg_read_stream_jobs(ctx, in, list, jobs))
+				rc = -1;
+			run = inputs->len;
+		}
 	}
+	if (read_run(ctx, inputs, run, inputs->len, list, jobs))
+		rc = -1;
 	wg_pathlist_release(&files);
 	return rc;
 }

@@ -270,3 +270,85 @@ int wg_read_stream_jobs(struct wg_ctx *ctx, const struct wg_input *in,
 	return wg_read_stream_split(ctx, in, list, jobs,
 				    WG_READ_SPLIT_MIN_PIECE);
 }
+
+/* ---- many inputs --------------------------------------------------------- */
+
+/* The inputs a pool of threads reads, each taking the next unread one. */
+struct pool {
+	struct piece *pieces;
+	size_t n;
+	size_t next;		/* guarded by lock */
+	pthread_mutex_t lock;
+};
+
+static void *read_pooled(void *arg)
+{
+	struct pool *pool = arg;
+
+	for (;;) {
+		size_t k;
+
+		pthread_mutex_lock(&pool->lock);
+		k = pool->next < pool->n ? pool->next++ : pool->n;
+		pthread_mutex_unlock(&pool->lock);
+		if (k == pool->n)
+			return NULL;
+		read_piece(&pool->pieces[k]);
+	}
+}
+
+int wg_read_streams_jobs(struct wg_ctx *ctx, const struct wg_input *ins,
+			 size_t n, struct wg_resources *list, unsigned jobs)
+{
+	struct pool pool = { NULL, n, 0, PTHREAD_MUTEX_INITIALIZER };
+	pthread_t threads[MAX_PIECES];
+	bool started[MAX_PIECES] = { false };
+	size_t nthreads = jobs < MAX_PIECES ? jobs : MAX_PIECES, documents;
+	int rc = 0;
+
+	if (nthreads > n)
+		nthreads = n;
+	if (nthreads < 2) {
+		for (size_t k = 0; k < n; k++)
+			if (wg_read_stream_jobs(ctx, &ins[k], list, jobs))
+				rc = -1;
+		return rc;
+	}
+	pool.pieces = wg_xcalloc(n, sizeof(*pool.pieces));
+	for (size_t k = 0; k < n; k++) {
+		pool.pieces[k] = (struct piece){ .in = &ins[k], .start = 0,
+						 .end = ins[k].len,
+						 .share_keys = list->share_keys };
+		wg_ctx_init(&pool.pieces[k].ctx);	/* reads the environment */
+		pool.pieces[k].ctx.limits = ctx->limits;
+	}
+	for (size_t t = 1; t < nthreads; t++)
+		started[t] = pthread_create(&threads[t], NULL, read_pooled,
+					    &pool) == 0;
+	read_pooled(&pool);
+	for (size_t t = 1; t < nthreads; t++)
+		if (started[t])
+			pthread_join(threads[t], NULL);
+	/* Past the document limit, one reader after another says where. */
+	documents = ctx->documents;
+	for (size_t k = 0; k < n; k++)
+		documents += pool.pieces[k].ctx.documents;
+	for (size_t k = 0; k < n; k++) {
+		struct piece *p = &pool.pieces[k];
+
+		/* an input that said anything is read again here, in its
+		 * turn, so every message comes as one reader gives it */
+		if (documents > ctx->limits.max_documents || p->rc != 0
+		    || p->ctx.log.ndiags || wg_ctx_failed(&p->ctx)) {
+			if (wg_read_stream(ctx, p->in, list))
+				rc = -1;
+		} else {
+			ctx->documents += p->ctx.documents;
+			wg_resources_take(list, &p->list);
+		}
+		wg_resources_release(&p->list);
+		wg_ctx_release(&p->ctx);
+	}
+	free(pool.pieces);
+	return rc;
+}

@@ -249,6 +249,60 @@ START_TEST(corpus_agrees)
 }
 END_TEST
 
+
+/* Many inputs on threads (wg_read_streams_jobs) against one reader after
+ * another: the same list, messages and limit, broken ones included. */
+static void assert_many_agree(const char *const *texts, size_t n,
+			      size_t max_documents)
+{
+	struct wg_input *ins = wg_xcalloc(n, sizeof(*ins));
+	struct read one, many;
+	char name[32];
+
+	for (size_t k = 0; k < n; k++) {
+		snprintf(name, sizeof(name), "f%zu.yaml", k);
+		t_input(&ins[k], name, texts[k]);
+	}
+	for (unsigned jobs = 2; jobs <= 9; jobs += 7) {
+		wg_ctx_init(&one.ctx);
+		wg_resources_init(&one.list);
+		one.list.share_keys = true;
+		one.rc = 0;
+		if (max_documents)
+			one.ctx.limits.max_documents = max_documents;
+		for (size_t k = 0; k < n; k++)
+			if (wg_read_stream(&one.ctx, &ins[k], &one.list))
+				one.rc = -1;
+		wg_ctx_init(&many.ctx);
+		wg_resources_init(&many.list);
+		many.list.share_keys = true;
+		if (max_documents)
+			many.ctx.limits.max_documents = max_documents;
+		many.rc = wg_read_streams_jobs(&many.ctx, ins, n, &many.list,
+					       jobs);
+		assert_same_read(&one, &many, "inputs");
+		read_release(&many);
+		read_release(&one);
+	}
+	for (size_t k = 0; k < n; k++)
+		wg_input_release(&ins[k]);
+	free(ins);
+}
+
+START_TEST(many_inputs_agree)
+{
+	const char *good[] = { "a: 1\n", "---\nb: 2\n---\nc: 3\n", "",
+			       "kind: List\napiVersion: v1\nitems:\n- x: 1\n",
+			       "d: 4\n", "e: 5\n", "f: [6]\n" };
+	const char *bad[] = { "a: 1\n", "b: [\n", "c: 3\n", "d: 1\nd: 2\n",
+			      "e: 5\n" };
+
+	assert_many_agree(good, sizeof(good) / sizeof(good[0]), 0);
+	assert_many_agree(bad, sizeof(bad) / sizeof(bad[0]), 0);
+	assert_many_agree(good, sizeof(good) / sizeof(good[0]), 4);
+}
+END_TEST
+
 static Suite *read_split_suite(void)
 {
 	Suite *s = suite_create("read_split");
@@ -260,6 +314,7 @@ static Suite *read_split_suite(void)
 	tcase_add_test(tc, errors_agree);
 	tcase_add_test(tc, document_limit);
 	tcase_add_test(tc, corpus_agrees);
+	tcase_add_test(tc, many_inputs_agree);
 	suite_add_tcase(s, tc);
 	return s;
 }

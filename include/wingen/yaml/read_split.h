@@ -35,6 +35,18 @@
 int wg_read_stream_jobs(struct wg_ctx *ctx, const struct wg_input *in,
 			struct wg_resources *list, unsigned jobs);
 
+/*
+ * Reads n inputs into list, in their order, as wg_read_stream() on each
+ * one after another would (list, positions, messages and limits the
+ * same), on up to jobs threads (a folder of many files, each a document
+ * or two: threads take the next unread input).  An input that fails or
+ * says anything is read again on the caller's thread in its turn.  For
+ * large inputs wg_read_stream_jobs() is the better split.  Returns 0 or
+ * -1 (reported on ctx).
+ */
+int wg_read_streams_jobs(struct wg_ctx *ctx, const struct wg_input *ins,
+			 size_t n, struct wg_resources *list, unsigned jobs);
+
 /* As wg_read_stream_jobs(), cutting pieces of at least min_piece bytes:
  * for tests, which cut small streams. */
 int wg_read_stream_split(struct wg_ctx *ctx, const struct wg_input *in,
