@@ -10,6 +10,48 @@
 #include "tx.h"
 #include "wingen/k8s/sched.h"
 
+/*
+ * A NoExecute toleration with tolerationSeconds bounds how long a pod
+ * stays on a node after the taint appears (the taint manager evicts it
+ * then).  Ours has no bound: added beside a bounded one it covers, it
+ * lets the pod stay forever, silently undoing the bound.  A warning at
+ * the bounded toleration; write the taint's toleration with the same
+ * tolerationSeconds to keep it.
+ */
+static void warn_unbounded(struct wg_ctx *ctx, struct wg_arena *arena,
+			   const struct wg_resource *res,
+			   const struct wg_podspec *ps,
+			   const struct wg_node *seq, const struct wg_node *t,
+			   struct wg_buf *path)
+{
+	if (!wg_is_seq(seq)
+	    || !wg_scalar_is(wg_map_get(t, "effect"), "NoExecute"))
+		return;
+	for (size_t i = 0; i < seq->len; i++) {
+		const struct wg_node *e = wg_seq_item(seq, i);
+		const struct wg_node *secs = wg_map_get(e, "tolerationSeconds");
+		struct wg_node *unbounded;
+
+		if (wg_node_is_null(secs) || !wg_is_map(e))
+			continue;
+		/* does it tolerate the taint, its bound aside? */
+		unbounded = wg_node_clone(arena, e);
+		wg_map_delete(unbounded, "tolerationSeconds");
+		if (!wg_toleration_superset(unbounded, t))
+			continue;
+		wg_podspec_path(path, ps, "tolerations", (const char *)NULL);
+		wg_buf_addf(path, "[%zu]", i);
+		wg_warning(ctx, res, e, path->buf, "tolerates the Windows "
+			   "taint for %.*s seconds only, but the toleration "
+			   "added for windows.taint has no tolerationSeconds: "
+			   "the pod now stays on tainted nodes without bound; "
+			   "add the taint's toleration with tolerationSeconds "
+			   "yourself to keep the bound",
+			   wg_is_scalar(secs) ? (int)secs->len : 0,
+			   wg_is_scalar(secs) ? secs->u.str : "");
+	}
+}
+
 /* One pod template of the workload. */
 static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 		    struct wg_resource *res, const struct wg_selection *sel,
@@ -31,6 +73,7 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 	t = wg_taint_toleration(&list->arena, taint);
 	if (wg_tolerations_find_superset(seq, t) >= 0)
 		goto out;
+	warn_unbounded(ctx, &list->arena, res, ps, seq, t, &path);
 	seq = wg_map_ensure_seq(&list->arena, ps->spec, "tolerations");
 	wg_seq_append(&list->arena, seq, t);
 	/* DaemonSets must carry this themselves, whatever is decided for

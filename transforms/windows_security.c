@@ -7,13 +7,16 @@
  * deletion recorded; a securityContext left empty by the deletions goes
  * too.  hostPID and hostIPC are forbidden only when true, so false stays.
  *
- * Also checks the HostProcess rules (windows.md 5): pod and container
- * hostProcess values agree, every container of a pod with one HostProcess
- * container is one, hostNetwork is true, and runAsNonRoot is not true.
+ * Also: runAsNonRoot is not true on a HostProcess pod or container.  The
+ * API server's own HostProcess rules (pod and container values agree,
+ * all containers or none, hostNetwork true) hold on every pod and are
+ * checked when a workload is selected (podcheck.h).
  */
 #include <string.h>
+#include <strings.h>
 
 #include "tx.h"
+#include "wingen/k8s/kinds.h"
 
 struct field {
 	const char *key;
@@ -153,45 +156,23 @@ static void strip_sc(struct job *j, struct wg_node *holder, const char *base,
 
 /* ---- HostProcess -------------------------------------------------------- */
 
-static const struct wg_node *hp_of(const struct wg_node *holder)
-{
-	const struct wg_node *v = wg_path_get(holder,
-		"securityContext.windowsOptions.hostProcess");
-
-	return wg_node_is_null(v) ? NULL : v;
-}
-
+/*
+ * runAsNonRoot: true on a HostProcess pod or container.  (The API
+ * server's HostProcess rules, which hold on every pod, are checked when a
+ * workload is selected: wg_k8s_check_windows_options of podcheck.h.)
+ */
 static void check_host_process(struct job *j)
 {
-	const struct wg_node *spec = j->ps->spec;
-	const struct wg_node *pod = hp_of(spec), *net, *nonroot;
+	const struct wg_node *spec = j->ps->spec, *nonroot;
 	struct wg_container_iter it;
 	struct wg_container c;
-	struct wg_arena *a = &j->list->arena;
 
+	if (!j->sel->host_process)
+		return;
 	wg_container_iter_init(&it, spec);
 	while (wg_container_next(&it, &c)) {
-		const struct wg_node *hp = hp_of(c.node);
-
-		if (pod && hp && wg_node_bool(pod) != wg_node_bool(hp))
-			wg_error(j->ctx, j->res, hp,
-				 wg_container_path(&j->path, j->ps, &c,
-					"securityContext", "windowsOptions",
-					"hostProcess", (const char *)NULL),
-				 "is %.*s, but the pod's hostProcess is %.*s; "
-				 "they must be identical", (int)hp->len,
-				 hp->u.str, (int)pod->len, pod->u.str);
-		else if (j->sel->host_process
-			 && !wg_node_true(hp ? hp : pod))
-			wg_error(j->ctx, j->res, c.node,
-				 wg_container_path(&j->path, j->ps, &c,
-						   (const char *)NULL),
-				 "container '%s' is not a HostProcess "
-				 "container, but others in the pod are; all "
-				 "containers of a HostProcess pod must be",
-				 wg_container_name(a, &c));
 		nonroot = wg_path_get(c.node, "securityContext.runAsNonRoot");
-		if (j->sel->host_process && wg_node_true(nonroot))
+		if (wg_node_true(nonroot))
 			wg_error(j->ctx, j->res, nonroot,
 				 wg_container_path(&j->path, j->ps, &c,
 					"securityContext", "runAsNonRoot",
@@ -199,8 +180,6 @@ static void check_host_process(struct job *j)
 				 "is true, which HostProcess containers do "
 				 "not allow");
 	}
-	if (!j->sel->host_process)
-		return;
 	nonroot = wg_path_get(spec, "securityContext.runAsNonRoot");
 	if (wg_node_true(nonroot))
 		wg_error(j->ctx, j->res, nonroot,
@@ -208,12 +187,126 @@ static void check_host_process(struct job *j)
 					 "securityContext", "runAsNonRoot",
 					 (const char *)NULL),
 			 "is true, which HostProcess pods do not allow");
-	net = wg_map_get(spec, "hostNetwork");
-	if (!wg_node_true(net))
-		wg_error(j->ctx, j->res, net ? net : spec,
-			 wg_podspec_path(&j->path, j->ps, "hostNetwork",
-					 (const char *)NULL),
-			 "must be true in a HostProcess pod");
+}
+
+/*
+ * runAsNonRoot: true with runAsUserName ContainerAdministrator (the
+ * container's own values over the pod's): the kubelet refuses to start
+ * the container (on Windows, runAsNonRoot forbids ContainerAdministrator,
+ * compared without case).  A warning at the user name: the API server
+ * admits the pod, and the failure shows only at container start.
+ */
+static void check_admin(struct job *j)
+{
+	const struct wg_node *spec = j->ps->spec;
+	const struct wg_node *pod_nr = wg_path_get(spec,
+		"securityContext.runAsNonRoot");
+	const struct wg_node *pod_user = wg_path_get(spec,
+		"securityContext.windowsOptions.runAsUserName");
+	struct wg_container_iter it;
+	struct wg_container c;
+
+	if (j->sel->host_process)
+		return;	/* runAsNonRoot is an error there already */
+	wg_container_iter_init(&it, spec);
+	while (wg_container_next(&it, &c)) {
+		const struct wg_node *nr = wg_path_get(c.node,
+			"securityContext.runAsNonRoot");
+		const struct wg_node *user = wg_path_get(c.node,
+			"securityContext.windowsOptions.runAsUserName");
+		bool own = !wg_node_is_null(user);
+
+		if (wg_node_is_null(nr))
+			nr = pod_nr;
+		if (!own)
+			user = pod_user;
+		if (!wg_node_true(nr) || !wg_is_scalar(user)
+		    || user->len != 22
+		    || strncasecmp(user->u.str, "ContainerAdministrator", 22))
+			continue;
+		if (own)
+			wg_container_path(&j->path, j->ps, &c,
+					  "securityContext", "windowsOptions",
+					  "runAsUserName", (const char *)NULL);
+		else
+			wg_podspec_path(&j->path, j->ps, "securityContext",
+					"windowsOptions", "runAsUserName",
+					(const char *)NULL);
+		wg_warning(j->ctx, j->res, user, j->path.buf,
+			   "is ContainerAdministrator while runAsNonRoot is "
+			   "true for container '%s': the kubelet refuses to "
+			   "start it; run as ContainerUser or drop "
+			   "runAsNonRoot", wg_container_name(&j->list->arena,
+							      &c));
+		if (!own)
+			return;	/* the pod's: said once */
+	}
+}
+
+/* A GMSACredentialSpec of the windows-gmsa webhook (group windows.k8s.io,
+ * kubernetes-sigs/windows-gmsa). */
+static bool is_gmsa_spec(const struct wg_resource *r)
+{
+	return !(r->flags & WG_RES_DELETED)
+	       && wg_resource_kind_is(r, "GMSACredentialSpec")
+	       && wg_api_group_in(wg_map_get(r->root, "apiVersion"),
+				  "windows.k8s.io");
+}
+
+/*
+ * gmsaCredentialSpecName names a GMSACredentialSpec (cluster-scoped);
+ * the webhook refuses a pod naming one that does not exist.  When the
+ * stream holds GMSACredentialSpecs (it installs them), a name that is
+ * none of them is most likely a typo: a warning.  A stream without any
+ * says nothing: they may be installed otherwise.
+ */
+static void check_gmsa_name(struct job *j, const struct wg_node *holder,
+			    const struct wg_container *c)
+{
+	const struct wg_node *name = wg_path_get(holder,
+		"securityContext.windowsOptions.gmsaCredentialSpecName");
+	bool any = false;
+
+	if (!wg_is_scalar(name) || wg_node_is_null(name))
+		return;
+	for (size_t i = 0; i < j->list->len; i++) {
+		const struct wg_resource *r = j->list->items[i];
+		const struct wg_node *n;
+
+		if (!is_gmsa_spec(r))
+			continue;
+		any = true;
+		n = wg_resource_name_node(r);
+		if (wg_is_scalar(n) && n->len == name->len
+		    && memcmp(n->u.str, name->u.str, n->len) == 0)
+			return;
+	}
+	if (!any)
+		return;
+	if (c)
+		wg_container_path(&j->path, j->ps, c, "securityContext",
+				  "windowsOptions", "gmsaCredentialSpecName",
+				  (const char *)NULL);
+	else
+		wg_podspec_path(&j->path, j->ps, "securityContext",
+				"windowsOptions", "gmsaCredentialSpecName",
+				(const char *)NULL);
+	wg_warning(j->ctx, j->res, name, j->path.buf, "names "
+		   "GMSACredentialSpec '%.*s', which is not among the "
+		   "GMSACredentialSpecs of the stream; the windows-gmsa "
+		   "webhook refuses a pod naming one that does not exist",
+		   (int)name->len, name->u.str);
+}
+
+static void check_gmsa(struct job *j)
+{
+	struct wg_container_iter it;
+	struct wg_container c;
+
+	check_gmsa_name(j, j->ps->spec, NULL);
+	wg_container_iter_init(&it, j->ps->spec);
+	while (wg_container_next(&it, &c))
+		check_gmsa_name(j, c.node, &c);
 }
 
 static int run(struct wg_ctx *ctx, struct wg_resources *list,
@@ -232,6 +325,8 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 		spec_path = wg_arena_strdup(&list->arena, wg_podspec_path(
 			&base, j.ps, (const char *)NULL));
 		check_host_process(&j);
+		check_admin(&j);
+		check_gmsa(&j);
 		strip(&j, j.ps->spec, spec_path, pod_fields);
 		strip_sc(&j, j.ps->spec, spec_path, pod_sc_fields);
 		wg_container_iter_init(&it, j.ps->spec);

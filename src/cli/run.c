@@ -149,10 +149,38 @@ int wg_session_load(struct wg_session *s, const char *profile_arg,
 	return 0;
 }
 
+/*
+ * An input with no object at all (nothing, comments, empty documents) is
+ * what a failed generator in front of a pipe leaves: `helm template` that
+ * printed its error on stderr and nothing on stdout.  Writing nothing and
+ * exiting 0 would look like success, so it is a warning (an error with
+ * --strict).  `wingen fn` does not come here: an empty items list is an
+ * ordinary ResourceList in KRM (a package with no objects yet, or one a
+ * filter emptied), not a sign that something failed.
+ */
+static void warn_if_empty(struct wg_session *s)
+{
+	const char *name;
+
+	if (s->list.len)
+		return;
+	name = s->inputs.len == 1 && s->inputs.items[0].name
+		? s->inputs.items[0].name : "input";
+	wg_report_at(&s->ctx, WG_SEV_WARNING, name, 0, 0, "no object was "
+		     "read (%s); if a command feeds this one (helm template, "
+		     "kustomize build), check that it succeeded",
+		     s->inputs.len > 1 ? "every input is empty"
+		     : "the input is empty");
+}
+
 int wg_session_read(struct wg_session *s)
 {
-	return wg_cli_read(&s->ctx, &s->paths, &s->inputs, &s->list,
-			   s->jobs);
+	int rc = wg_cli_read(&s->ctx, &s->paths, &s->inputs, &s->list,
+			     s->jobs);
+
+	if (rc == 0)
+		warn_if_empty(s);
+	return rc;
 }
 
 void wg_session_release(struct wg_session *s)

@@ -7,6 +7,7 @@
 #include "wingen/k8s/images.h"
 #include "wingen/k8s/sched.h"
 #include "wingen/k8s/keys.h"
+#include "wingen/k8s/podcheck.h"
 
 struct rc_entry {
 	const char *name;
@@ -848,6 +849,24 @@ struct wg_selection *wg_select_as_copy(struct wg_resources *list,
 	return sel;
 }
 
+/*
+ * What every workload must hold before anyone reads it (podcheck.h), once,
+ * Linux workloads too: a field of the wrong type leaves the workload alone
+ * (failed: no plugin could read it as the API server would); a
+ * windowsOptions or HostProcess value the API server refuses is an error,
+ * and the workload is still read, so its other problems are reported too.
+ */
+static void check_workload(struct wg_ctx *ctx, const struct wg_resource *res,
+			   struct wg_selection *sel)
+{
+	if (wg_k8s_check_shape(ctx, res, sel->pods, sel->npods)) {
+		sel->failed = true;
+		return;
+	}
+	for (size_t i = 0; i < sel->npods; i++)
+		wg_k8s_check_windows_options(ctx, res, &sel->pods[i]);
+}
+
 struct wg_selection *wg_select(struct wg_ctx *ctx, struct wg_resources *list,
 			       struct wg_resource *res)
 {
@@ -860,6 +879,8 @@ struct wg_selection *wg_select(struct wg_ctx *ctx, struct wg_resources *list,
 	if (!wg_is_map(res->root))
 		return sel;
 	find_pods(list, ctx->profile ? &ctx->profile->kinds : NULL, res, sel);
+	if (sel->workload && ctx->profile)
+		check_workload(ctx, res, sel);
 	if (sel->workload && ctx->profile && ctx->profile->nbuilds)
 		compute(ctx, list, res, sel);
 	return sel;

@@ -4,6 +4,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wingen/yaml/scalar.h"
+
+bool wg_k8s_is_string(const struct wg_node *n)
+{
+	const char *tag;
+
+	if (!wg_is_scalar(n))
+		return false;
+	tag = wg_node_tag(n);
+	if (tag)
+		return strcmp(tag, "tag:yaml.org,2002:str") == 0;
+	return n->style != WG_STYLE_PLAIN
+	       || wg_resolve_yaml11(n->u.str, n->len) == WG_TYPE_STR;
+}
+
+bool wg_k8s_is_int(const struct wg_node *n)
+{
+	return wg_is_scalar(n) && n->style == WG_STYLE_PLAIN
+	       && !wg_node_tag(n)
+	       && wg_resolve_yaml11(n->u.str, n->len) == WG_TYPE_INT;
+}
+
 const char *wg_k8s_field(const struct wg_node *m, const char *key,
 			 size_t *len)
 {

@@ -13,6 +13,14 @@
  * missing or null field is "".  Private to src/k8s/ (fields.c).
  */
 
+/* Whether kubectl decodes n as a string (sigs.k8s.io/yaml reads YAML 1.1:
+ * a plain 1, true or 1.5 is a number or a boolean, a quoted one or a
+ * !!str one a string). */
+bool wg_k8s_is_string(const struct wg_node *n);
+
+/* Whether kubectl decodes n as an integer (a plain YAML 1.1 integer). */
+bool wg_k8s_is_int(const struct wg_node *n);
+
 /* The text of a scalar field of mapping m (not NUL-terminated: *len
  * bytes); "" when m is no mapping or the field is missing, null or not a
  * scalar. */

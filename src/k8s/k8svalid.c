@@ -2,7 +2,9 @@
 
 #include <string.h>
 
+#include "k8s_internal.h"
 #include "wingen/k8s/labelsel.h"
+#include "wingen/k8s/podcheck.h"
 #include "wingen/yaml/scalar.h"
 
 struct check {
@@ -21,26 +23,6 @@ static void bad(struct check *c, const struct wg_node *node, const char *path,
 	c->bad++;
 }
 
-/* Whether kubectl reads n as a string (go-yaml v2: YAML 1.1 typing). */
-static bool is_string(const struct wg_node *n)
-{
-	const char *tag;
-
-	if (!wg_is_scalar(n))
-		return false;
-	tag = wg_node_tag(n);
-	if (tag)
-		return strcmp(tag, "tag:yaml.org,2002:str") == 0;
-	return n->style != WG_STYLE_PLAIN
-	       || wg_resolve_yaml11(n->u.str, n->len) == WG_TYPE_STR;
-}
-
-static bool is_int(const struct wg_node *n)
-{
-	return wg_is_scalar(n) && n->style == WG_STYLE_PLAIN
-	       && !wg_node_tag(n)
-	       && wg_resolve_yaml11(n->u.str, n->len) == WG_TYPE_INT;
-}
 
 /* The text of a string field ("" when absent or null); NULL when the
  * field is there but not a string (reported). */
@@ -51,7 +33,7 @@ static const char *str_field(struct check *c, const struct wg_node *m,
 
 	if (wg_node_is_null(v))
 		return "";
-	if (!is_string(v)) {
+	if (!wg_k8s_is_string(v)) {
 		wg_buf_reset(&c->path);
 		wg_buf_addstr(&c->path, base);
 		wg_path_append_key(&c->path, key, strlen(key));
@@ -86,7 +68,7 @@ static void check_node_selector(struct check *c)
 		if (!wg_is_label_key(key))
 			bad(c, k, spec_path(c, "nodeSelector", key),
 			    "is not a valid label key");
-		if (!is_string(v))
+		if (!wg_k8s_is_string(v))
 			bad(c, v, spec_path(c, "nodeSelector", key),
 			    "must be a string");
 		else if (!wg_is_label_value(wg_scalar_dup(&c->scratch, v)))
@@ -121,7 +103,7 @@ static void check_toleration(struct check *c, const struct wg_node *t,
 	if (key && op && !*key && strcmp(op, "Exists") != 0)
 		bad(c, t, at, "operator must be Exists when key is empty");
 	if (!wg_node_is_null(secs)) {
-		if (!is_int(secs))
+		if (!wg_k8s_is_int(secs))
 			bad(c, secs, at, "tolerationSeconds must be an integer");
 		if (effect && strcmp(effect, "NoExecute") != 0)
 			bad(c, t, at, "effect must be NoExecute when "
@@ -179,7 +161,7 @@ static void check_runtime_class(struct check *c)
 
 	if (wg_node_is_null(v))
 		return;
-	if (!is_string(v) || !wg_is_dns_subdomain(wg_scalar_dup(&c->scratch,
+	if (!wg_k8s_is_string(v) || !wg_is_dns_subdomain(wg_scalar_dup(&c->scratch,
 								 v)))
 		bad(c, v, spec_path(c, "runtimeClassName", NULL),
 		    "must be a DNS subdomain (RuntimeClass name)");
@@ -217,12 +199,9 @@ static void forbid(struct check *c, const struct wg_node *m,
 static void check_windows(struct check *c)
 {
 	const struct wg_node *spec = c->ps->spec;
-	const struct wg_node *pod_hp = wg_path_get(spec,
-		"securityContext.windowsOptions.hostProcess");
 	struct wg_container_iter it;
 	struct wg_container ctr;
 	struct wg_buf base = WG_BUF_INIT;
-	bool any_hp = false, all_hp = true;
 
 	if (wg_node_true(wg_map_get(spec, "hostPID")))
 		bad(c, wg_map_get(spec, "hostPID"), spec_path(c, "hostPID",
@@ -237,28 +216,11 @@ static void check_windows(struct check *c)
 	       base.buf);
 	wg_container_iter_init(&it, spec);
 	while (wg_container_next(&it, &ctr)) {
-		const struct wg_node *hp = wg_path_get(ctr.node,
-			"securityContext.windowsOptions.hostProcess");
-
 		wg_container_path(&base, c->ps, &ctr, "securityContext",
 				  (const char *)NULL);
 		forbid(c, wg_map_get(ctr.node, "securityContext"),
 		       ctr_sc_forbidden, base.buf);
-		if (!wg_node_is_null(pod_hp) && !wg_node_is_null(hp)
-		    && wg_node_bool(pod_hp) != wg_node_bool(hp))
-			bad(c, hp, base.buf, "windowsOptions.hostProcess "
-			    "differs from the pod's");
-		if (wg_node_true(wg_node_is_null(hp) ? pod_hp : hp))
-			any_hp = true;
-		else
-			all_hp = false;
 	}
-	if (any_hp && !all_hp)
-		bad(c, spec, wg_podspec_path(&base, c->ps, (const char *)NULL),
-		    "a HostProcess pod must have only HostProcess containers");
-	if (any_hp && !wg_node_true(wg_map_get(spec, "hostNetwork")))
-		bad(c, spec, spec_path(c, "hostNetwork", NULL),
-		    "must be true for a HostProcess pod");
 	wg_buf_release(&base);
 }
 
@@ -316,6 +278,8 @@ size_t wg_k8s_check_pod_spec(struct wg_ctx *ctx, const struct wg_resource *res,
 	check_tolerations(&c);
 	check_runtime_class(&c);
 	check_os(&c);
+	/* windowsOptions and HostProcess rules hold whatever the OS */
+	c.bad += wg_k8s_check_windows_options(ctx, res, ps);
 	wg_buf_release(&c.path);
 	wg_arena_release(&c.scratch);
 	return c.bad;

@@ -6,7 +6,10 @@
  *  - exit 1: stdout is empty and stderr holds an error;
  *  - exit 0: stdout reads back as YAML, and a second build of it gives
  *    exactly the same bytes (idempotence);
- *  - never exit 2 (the arguments are fixed) and never a crash or a leak.
+ *  - never exit 2 (the arguments are fixed) and never a crash or a leak;
+ *  - an object with an error is edited by no plugin as far as any output
+ *    shows (core/pipeline.h): the chain, run as build runs it with the
+ *    change log on, reports no change to an object that has an error.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,6 +20,7 @@
 #include "cli/cli.h"
 #include "fuzz_util.h"
 #include "wingen/base/buf.h"
+#include "wingen/core/chain.h"
 #include "wingen/yaml/reader.h"
 
 struct run {
@@ -68,6 +72,34 @@ static void release(struct run *r)
 	free(r->err);
 }
 
+/* The chain over the input with the default profile and the change log
+ * on (build --explain's view): no change is about an object with an
+ * error. */
+static void no_change_to_errors(const char *input)
+{
+	struct wg_session ss;
+	struct wg_pathlist paths = { 0 };
+	struct wg_profile_opts popts = { 0 };
+
+	wg_pathlist_add(&paths, input);
+	wg_session_init(&ss);
+	popts.resolve_chain = wg_chain_resolve;
+	if (wg_session_load(&ss, NULL, &popts, &paths) == 0
+	    && wg_session_read(&ss) == 0)
+		wg_cli_run_chain(&ss.ctx, &ss.profile, &ss.list);
+	for (size_t i = 0; i < ss.ctx.log.nchanges; i++) {
+		const struct wg_resource *res = ss.ctx.log.changes[i].subject;
+
+		FZ_CHECK(!res || !(res->flags & WG_RES_ERROR), "a change is "
+			 "reported for an object with an error: %s (%s)",
+			 ss.ctx.log.changes[i].field
+			 ? ss.ctx.log.changes[i].field : "",
+			 ss.ctx.log.changes[i].plugin);
+	}
+	wg_session_release(&ss);
+	wg_pathlist_release(&paths);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -83,6 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_write_file(in1.buf, data, size);
 	build(in1.buf, &r1);
 	FZ_CHECK(r1.rc == 0 || r1.rc == 1, "exit status %d", r1.rc);
+	no_change_to_errors(in1.buf);
 	if (r1.rc == 1) {
 		FZ_CHECK(r1.out_len == 0, "a failed build wrote %zu bytes to "
 			 "stdout:\n%s", r1.out_len, r1.out);

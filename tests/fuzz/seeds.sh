@@ -4,8 +4,9 @@
 #   seeds.sh TARGET OUTDIR CORPUS_DIR
 # roundtrip, build, migrate: every document of the real-world corpus and every
 # golden input up to 16 KiB (whole small files too, to keep multi-document
-# streams); profile: every profile in the repository's golden cases and
-# examples, plus the built-in default.
+# streams) and the audit's inputs (tests/fuzz/audit/*.yaml); profile: every
+# profile in the repository's golden cases and examples, the built-in
+# default and the audit's profiles (tests/fuzz/audit/profile-*.yaml).
 set -eu
 target=$1 out=$2 corpus=$3
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,16 +39,18 @@ roundtrip|build|migrate)
 	fi
 	for f in "$src"/tests/golden/*/input.yaml \
 		 "$src"/tests/golden/*/stdin.yaml \
-		 "$src"/examples/*/*.yaml; do
+		 "$src"/examples/*/*.yaml \
+		 "$src"/tests/fuzz/audit/*.yaml; do
 		[ -f "$f" ] || continue
-		case $f in */profile.yaml) continue ;; esac
+		case $f in */profile.yaml|*/audit/profile-*.yaml) continue ;; esac
 		add "$f"
 	done
 	;;
 profile)
 	for f in "$src"/tests/golden/*/profile.yaml \
 		 "$src"/examples/*/profile.yaml \
-		 "$src"/src/*.yaml "$src"/templates/*profile*.yaml; do
+		 "$src"/src/*.yaml "$src"/templates/*profile*.yaml \
+		 "$src"/tests/fuzz/audit/profile-*.yaml; do
 		[ -f "$f" ] && add "$f"
 	done
 	;;

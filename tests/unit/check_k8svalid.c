@@ -131,14 +131,16 @@ static const struct {
 	/* HostProcess */
 	{ "  os: {name: windows}\n  securityContext:\n"
 	  "    windowsOptions: {hostProcess: true}\n  containers: [{}]\n", 1,
-	  "must be true for a HostProcess pod", "spec.hostNetwork" },
+	  "must be true in a HostProcess pod", "spec.hostNetwork" },
 	{ "  os: {name: windows}\n  hostNetwork: true\n  containers:\n"
 	  "  - securityContext: {windowsOptions: {hostProcess: true}}\n"
-	  "  - name: b\n", 1, "only HostProcess containers", "spec" },
+	  "  - name: b\n", 1, "container 'b' is not a HostProcess container",
+	  "spec.containers[1]" },
 	{ "  os: {name: windows}\n  hostNetwork: true\n  securityContext:\n"
 	  "    windowsOptions: {hostProcess: true}\n  containers:\n"
 	  "  - securityContext: {windowsOptions: {hostProcess: false}}\n", 1,
-	  "differs from the pod's", "spec.containers[0].securityContext" },
+	  "they must be identical",
+	  "spec.containers[0].securityContext.windowsOptions.hostProcess" },
 	/* linux pods */
 	{ "  os: {name: linux}\n  securityContext:\n"
 	  "    windowsOptions: {runAsUserName: x}\n", 1,

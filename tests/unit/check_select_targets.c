@@ -171,7 +171,7 @@ START_TEST(test_entry_targets)
 	three(&tp, true);
 	tp_entry_builds(&tp, &tp.sel[0], &tp.builds[1]);
 	tp_entry_builds(&tp, &tp.sel[0], &tp.builds[0]);
-	sel_run(&r, &tp, POD("a", "x: y", CORE "ltsc2022") "---\n"
+	sel_run(&r, &tp, POD("a", "x: z", CORE "ltsc2022") "---\n"
 			 POD("b", "wingen.dev/windows-build: ltsc2019",
 			     CORE "ltsc2019"));
 	s = sel_of(&r, 0);

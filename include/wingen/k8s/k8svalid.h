@@ -10,8 +10,7 @@
 /*
  * Kubernetes' own validation rules for the pod-spec fields wingen writes
  * or removes, so tests (and any plugin) can check that what comes out is
- * what the API server accepts (pkg/apis/core/validation, windows.md 1, 4,
- * 5):
+ * what the API server accepts (pkg/apis/core/validation):
  *  - nodeSelector: a mapping of string to string; keys are qualified
  *    label names, values label values;
  *  - tolerations: a list of mappings; a key is a label name; an empty key
@@ -21,9 +20,11 @@
  *    and needs effect NoExecute;
  *  - runtimeClassName: a DNS subdomain;
  *  - os.name: linux or windows;
- *  - os.name windows: none of the fields windows.md 4 lists as forbidden
- *    (hostPID/hostIPC only when true), and the HostProcess rules;
- *  - os.name linux: no windowsOptions anywhere.
+ *  - os.name windows: none of the fields validateWindows forbids
+ *    (hostPID/hostIPC only when true);
+ *  - os.name linux: no windowsOptions anywhere;
+ *  - any OS: the windowsOptions and HostProcess rules of podcheck.h
+ *    (wg_k8s_check_windows_options).
  *
  * Every violation is reported on ctx as an error against res with its
  * field path.  Returns the number of violations (0: valid).
