@@ -102,11 +102,17 @@ int wg_cli_migrate_charts(struct wg_ctx *ctx, const struct wg_profile *p,
 			continue;
 		}
 		fprintf(stderr, "migrate: chart %s: %zu object%s changed; %s "
-			"%zu values key%s in %s (proved by a second helm "
-			"template)\n", charts->items[i], res[i].objects,
+			"%zu values key%s", charts->items[i], res[i].objects,
 			res[i].objects == 1 ? "" : "s", verb, res[i].keys,
-			res[i].keys == 1 ? "" : "s",
-			res[i].nwrites ? res[i].writes[0].path : "-");
+			res[i].keys == 1 ? "" : "s");
+		if (res[i].keys)
+			fprintf(stderr, " in %s", res[i].writes[0].path);
+		if (res[i].templates)
+			fprintf(stderr, ", %s %zu template%s' literal YAML",
+				co->diff ? "would edit" : "edited",
+				res[i].templates,
+				res[i].templates == 1 ? "" : "s");
+		fputs(" (proved by a second helm template)\n", stderr);
 	}
 	if (rc == WG_EXIT_OK)
 		fprintf(stderr, "migrate: no RuntimeClass is written into a "

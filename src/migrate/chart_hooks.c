@@ -187,6 +187,16 @@ size_t wg_chart_tpl_segments(const struct wg_chart_tpl *t, const char *kind)
 	return segments(t, kind, SIZE_MAX, NULL, NULL);
 }
 
+void wg_chart_tpl_part(const struct wg_chart_tpl *t, const char *kind,
+		       size_t nth, size_t count, const char **b,
+		       const char **e)
+{
+	*b = t->text;
+	*e = t->text + t->len;
+	if (kind && segments(t, kind, SIZE_MAX, NULL, NULL) == count)
+		segments(t, kind, nth, b, e);
+}
+
 size_t wg_chart_hook_keys(const struct wg_chart *c,
 			  const struct wg_chart_tpl *t, const char *kind,
 			  size_t nth, size_t count, const char *field,

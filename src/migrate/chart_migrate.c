@@ -54,14 +54,27 @@ struct render {
 	char **keys;		/* per resource: source, kind, nth */
 };
 
+struct tpl_edit;
+
 struct run {
 	struct wg_ctx *ctx;
 	const struct wg_chart_opts *o;
 	struct wg_chart c;
 	const char *dir;
+	const char *render_dir;	/* an edited copy of dir, or NULL */
 	struct wg_values_edits edits;
 	struct wg_arena arena;
 	size_t problems;
+	struct tpl_edit *tedits;	/* --in-place: template literal edits */
+	size_t ntedits, tedits_cap;
+	struct wg_pos_index ix;	/* of render 1, for the edits' blocks */
+	bool have_ix;
+};
+
+struct tpl_edit {
+	const struct wg_chart_tpl *t;
+	struct wg_edits edits;
+	struct wg_buf text;	/* the edited template */
 };
 
 /* ---- rendering ---------------------------------------------------------- */
@@ -77,7 +90,7 @@ static int helm_template(struct run *r, const char *first_values,
 	argv[n++] = (char *)r->o->helm;
 	argv[n++] = (char *)"template";
 	argv[n++] = (char *)"wingen";
-	argv[n++] = (char *)r->dir;
+	argv[n++] = (char *)(r->render_dir ? r->render_dir : r->dir);
 	if (first_values) {
 		argv[n++] = (char *)"-f";
 		argv[n++] = (char *)first_values;
@@ -261,8 +274,12 @@ static bool carry(struct run *r, const struct render *rd, size_t i,
 		 * or it is absent and the values are empty */
 		if (b ? !cur || !wg_node_equal(cur, b) : cur && !unset)
 			return false;
+		/* a removed flag becomes false (the API's default: the
+		 * proof counts "false" as absent), anything else null */
 		add = v ? (struct wg_node *)v
-			: wg_node_new_plain(&r->arena, "null");
+		      : wg_node_new_plain(&r->arena,
+					  wg_node_bool(cur) == WG_BOOL_TRUE
+					  ? "false" : "null");
 		cur = NULL;
 	}
 	if (wg_values_edits_merge(&r->edits, key, cur, add, why,
@@ -276,6 +293,93 @@ static bool carry(struct run *r, const struct render *rd, size_t i,
 	return true;
 }
 
+static struct wg_edits *tpl_edits(struct run *r, const struct wg_chart_tpl *t)
+{
+	for (size_t i = 0; i < r->ntedits; i++)
+		if (r->tedits[i].t == t)
+			return &r->tedits[i].edits;
+	WG_GROW(r->tedits, r->tedits_cap, r->ntedits + 1);
+	memset(&r->tedits[r->ntedits], 0, sizeof(r->tedits[0]));
+	r->tedits[r->ntedits].t = t;
+	wg_buf_init(&r->tedits[r->ntedits].text);
+	return &r->tedits[r->ntedits++].edits;
+}
+
+/* The rendered lines of a removed pair: from its key's line to the end
+ * of its value's last line; NULL when they cannot be found. */
+static const char *removed_block(struct run *r, const struct render *rd,
+				 const struct wg_pos_map *map,
+				 const struct wg_tdiff *d, size_t *len)
+{
+	const struct wg_pos_node *kp, *vp;
+	size_t a, z;
+
+	if (!wg_is_map(d->parent))
+		return NULL;
+	kp = wg_pos_map_get(map, wg_map_key(d->parent, d->index));
+	vp = wg_pos_map_get(map, d->old_value);
+	if (!kp || !vp || vp->end <= kp->start)
+		return NULL;
+	a = wg_pos_offset(&r->ix, kp->line, 0);
+	z = wg_pos_next_line(&r->ix, vp->end - 1);
+	*len = z - a;
+	return rd->in.data + a;
+}
+
+/*
+ * --in-place: a change no values key carries, made in the template's
+ * literal text (chart_tpledit.c).  Returns true when an edit was planned.
+ */
+static bool edit_template(struct run *r, const struct render *rd, size_t i,
+			  const struct wg_chart_tpl *t,
+			  const struct wg_tdiff_list *left, size_t k,
+			  const struct wg_pos_map *map,
+			  const struct wg_podspec *psb, size_t nb)
+{
+	const struct wg_tdiff *d = &left->items[k];
+	const char *kind = wg_resource_kind(&r->arena, rd->list.items[i]);
+	const char *b, *e, *block;
+	size_t nth, count, blen, same = 0, total = 0, start, stop;
+
+	if (!t || r->o->mode == WG_CHART_VALUES_OUT)
+		return false;
+	position_in_source(rd, i, &nth, &count);
+	wg_chart_tpl_part(t, kind, nth, count, &b, &e);
+	if (d->kind == WG_TDIFF_ADD) {
+		bool podspec = false;
+
+		for (size_t p = 0; p < nb; p++)
+			podspec |= d->parent == psb[p].spec;
+		return podspec && d->new_key
+		       && wg_tpl_insert_podspec_key(t->text, b, e, d->new_key,
+						    d->new_value,
+						    tpl_edits(r, t)) == 0;
+	}
+	if (d->kind != WG_TDIFF_REMOVE || !map)
+		return false;
+	block = removed_block(r, rd, map, d, &blen);
+	if (!block)
+		return false;
+	/* the k-th of the object's removals of this same block takes the
+	 * k-th place the template writes it, when the counts agree */
+	for (size_t j = 0; j < left->len; j++) {
+		const char *o;
+		size_t olen;
+
+		if (left->items[j].kind != WG_TDIFF_REMOVE
+		    || !(o = removed_block(r, rd, map, &left->items[j], &olen))
+		    || olen != blen || memcmp(o, block, blen) != 0)
+			continue;
+		same += j < k;
+		total++;
+	}
+	if (wg_tpl_find_block(b, e, block, blen, same, &start, &stop, t->text)
+	    != total)
+		return false;
+	wg_edits_add(tpl_edits(r, t), start, stop, NULL, 0);
+	return true;
+}
+
 /* The changes of one object: carried by values, or reported. */
 static void map_object(struct run *r, const struct render *rd, size_t i)
 {
@@ -286,6 +390,7 @@ static void map_object(struct run *r, const struct render *rd, size_t i)
 	struct wg_pathlist done = { 0 };
 	size_t nb, na;
 	struct wg_tdiff_list left = { NULL, 0, 0 };
+	struct wg_pos_map map = { NULL, NULL, 0, 0 };
 	const char *src = source_of(rd, i);
 	const struct wg_chart_tpl *t = wg_chart_tpl_find(&r->c, src);
 	struct wg_buf path = WG_BUF_INIT;
@@ -314,10 +419,24 @@ static void map_object(struct run *r, const struct render *rd, size_t i)
 	}
 	wg_buf_release(&path);
 	wg_tree_diff(&r->arena, before, res->root, &left);
+	if (r->o->mode != WG_CHART_VALUES_OUT && !r->have_ix) {
+		const char *err;
+		size_t err_line;
+
+		r->have_ix = wg_pos_index_build(&r->ix, rd->in.data,
+						rd->in.len, &err,
+						&err_line) == 0;
+		if (!r->have_ix)
+			wg_pos_index_release(&r->ix);
+	}
+	if (r->have_ix && res->index < r->ix.ndocs && r->ix.docs[res->index].root)
+		wg_pos_map_add_tree(&map, before, r->ix.docs[res->index].root);
 	for (size_t k = 0; k < left.len; k++) {
 		const char *field = left.items[k].path;
 
-		if (carried(&done, field))
+		if (carried(&done, field)
+		    || edit_template(r, rd, i, t, &left, k,
+				     r->have_ix ? &map : NULL, psb, nb))
 			continue;
 		wg_report_at(r->ctx, WG_SEV_ERROR, where(r, src), 0, 0,
 			     "%s: %s: no values hook carries this change (%s "
@@ -325,16 +444,33 @@ static void map_object(struct run *r, const struct render *rd, size_t i)
 			     "named templates it includes)%s", label(r, rd, i),
 			     field, src ? src : "the template",
 			     r->o->mode == WG_CHART_VALUES_OUT
-			     ? "; --values-out cannot express it"
-			     : "; editing the template's literal YAML is not "
-			       "supported yet");
+			     ? "; --values-out cannot express it (--in-place "
+			       "edits the template's literal YAML where it can)"
+			     : "; and the template's literal YAML cannot be "
+			       "edited here (a new pod-spec key needs one "
+			       "literal 'containers:' line; a removed key, its "
+			       "lines written literally as often as rendered)");
 		r->problems++;
 	}
+	wg_pos_map_release(&map);
 	wg_tdiff_list_release(&left);
 	wg_pathlist_release(&done);
 }
 
 /* ---- the proof --------------------------------------------------------- */
+
+/* A pod spec without its top-level keys set to false: a bool field of
+ * the pod spec (hostPID, hostNetwork, ...) is false when absent. */
+static struct wg_node *without_false(struct wg_arena *a,
+				     const struct wg_node *spec)
+{
+	struct wg_node *c = wg_node_clone(a, spec);
+
+	for (size_t i = c->len; i-- > 0;)
+		if (wg_node_bool(wg_map_value(c, i)) == WG_BOOL_FALSE)
+			wg_map_delete_at(c, i);
+	return c;
+}
 
 static long find_key(const struct render *rd, const char *key)
 {
@@ -406,7 +542,8 @@ static int verify(struct run *r, const struct render *one,
 		n1 = wg_podspec_find_all(&r->arena, NULL,
 					 one->list.items[j], &p1);
 		for (size_t p = 0; p < n1 && p < n2; p++) {
-			if (wg_node_equal(p1[p].spec, p2[p].spec))
+			if (wg_node_equal(without_false(&r->arena, p1[p].spec),
+					  without_false(&r->arena, p2[p].spec)))
 				continue;
 			wg_report_at(r->ctx, WG_SEV_ERROR, where(r, source_of(&two, i)),
 				     0, 0, "%s: rendered with the new values, "
@@ -453,6 +590,64 @@ static char *temp_values(struct wg_ctx *ctx, const struct wg_buf *text)
 		return NULL;
 	}
 	return path;
+}
+
+/* Each template's edits applied into its text buffer. */
+static int apply_tpl_edits(struct run *r)
+{
+	for (size_t i = 0; i < r->ntedits; i++) {
+		struct tpl_edit *te = &r->tedits[i];
+
+		if (wg_edits_apply(&te->edits, te->t->text, te->t->len,
+				   &te->text) == 0)
+			continue;
+		wg_report_at(r->ctx, WG_SEV_ERROR, where(r, te->t->rel), 0, 0,
+			     "two edits of the template's literal YAML "
+			     "overlap");
+		r->problems++;
+		return -1;
+	}
+	return 0;
+}
+
+/* The proof for template edits: the chart copied with its new values.yaml
+ * and templates, rendered with the user's arguments. */
+static int verify_copy(struct run *r, const struct render *one,
+		       const struct wg_buf *values)
+{
+	const char *tdir = getenv("TMPDIR");
+	char *base = wg_xmalloc(strlen(tdir && *tdir ? tdir : "/tmp") + 32);
+	struct wg_chart_file *files = wg_xcalloc(r->ntedits + 1,
+						 sizeof(*files));
+	size_t n = 0;
+	char *copy = NULL;
+	int rc = -1;
+
+	sprintf(base, "%s/wingen-chart-XXXXXX", tdir && *tdir ? tdir : "/tmp");
+	if (!mkdtemp(base)) {
+		wg_report_at(r->ctx, WG_SEV_ERROR, base, 0, 0, "cannot make a "
+			     "temporary folder for the second render");
+		goto out;
+	}
+	copy = wg_xmalloc(strlen(base) + 8);
+	sprintf(copy, "%s/chart", base);
+	if (r->edits.len)
+		files[n++] = (struct wg_chart_file){ "values.yaml",
+						     values->buf, values->len };
+	for (size_t i = 0; i < r->ntedits; i++)
+		files[n++] = (struct wg_chart_file){ r->tedits[i].t->rel,
+			r->tedits[i].text.buf, r->tedits[i].text.len };
+	if (wg_chart_copy(r->ctx, r->dir, copy, files, n) == 0) {
+		r->render_dir = copy;
+		rc = verify(r, one, NULL, NULL);
+		r->render_dir = NULL;
+	}
+	wg_chart_copy_remove(base);
+out:
+	free(copy);
+	free(base);
+	free(files);
+	return rc;
 }
 
 int wg_chart_migrate(struct wg_ctx *ctx, const char *dir,
@@ -516,11 +711,18 @@ int wg_chart_migrate(struct wg_ctx *ctx, const char *dir,
 			goto done;
 		}
 	}
-	tmp = temp_values(ctx, &text);
 	out->renders++;
-	if (!tmp || verify(&r, &one, o->mode == WG_CHART_VALUES_OUT ? NULL
-			   : tmp, o->mode == WG_CHART_VALUES_OUT ? tmp : NULL))
-		goto done;
+	if (r.ntedits) {
+		/* template edits: the proof renders an edited copy */
+		if (apply_tpl_edits(&r) || verify_copy(&r, &one, &text))
+			goto done;
+	} else {
+		tmp = temp_values(ctx, &text);
+		if (!tmp || verify(&r, &one, o->mode == WG_CHART_VALUES_OUT
+				   ? NULL : tmp, o->mode == WG_CHART_VALUES_OUT
+				   ? tmp : NULL))
+			goto done;
+	}
 	if (o->mode == WG_CHART_VALUES_OUT) {
 		struct wg_input in;
 		struct wg_ctx scratch;
@@ -535,11 +737,26 @@ int wg_chart_migrate(struct wg_ctx *ctx, const char *dir,
 			wg_input_release(&in);
 		wg_ctx_release(&scratch);
 	} else {
-		add_write(out, r.c.values_path, r.c.values_text,
-			  r.c.values_len, &text);
+		if (r.edits.len)
+			add_write(out, r.c.values_path, r.c.values_text,
+				  r.c.values_len, &text);
+		for (size_t i = 0; i < r.ntedits; i++) {
+			const struct wg_chart_tpl *t = r.tedits[i].t;
+
+			add_write(out, where(&r, t->rel), t->text, t->len,
+				  &r.tedits[i].text);
+			out->templates++;
+		}
 	}
 	rc = 0;
 done:
+	for (size_t i = 0; i < r.ntedits; i++) {
+		wg_edits_release(&r.tedits[i].edits);
+		wg_buf_release(&r.tedits[i].text);
+	}
+	free(r.tedits);
+	if (r.have_ix)
+		wg_pos_index_release(&r.ix);
 	if (tmp) {
 		unlink(tmp);
 		free(tmp);

@@ -5,6 +5,8 @@
  * comments, which say which template file each object came from.
  */
 #include <dirent.h>
+#include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -448,4 +450,92 @@ size_t wg_chart_values_args(char *const *args, size_t nargs,
 			out[n++] = a + 2 + (a[2] == '=');
 	}
 	return n;
+}
+
+/* ---- a copy of the chart, for the second render ------------------------ */
+
+static int copy_file(const char *from, const char *to, const char *data,
+		     size_t len)
+{
+	FILE *in = data ? NULL : fopen(from, "rb");
+	FILE *out = fopen(to, "wb");
+	char buf[65536];
+	size_t n;
+	int rc = out && (data || in) ? 0 : -1;
+
+	if (rc == 0 && data && fwrite(data, 1, len, out) != len)
+		rc = -1;
+	while (rc == 0 && in && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			rc = -1;
+	if (in && ferror(in))
+		rc = -1;
+	if (in)
+		fclose(in);
+	if (out && fclose(out))
+		rc = -1;
+	return rc;
+}
+
+static int copy_tree(const char *src, const char *dst, const char *rel,
+		     const struct wg_chart_file *files, size_t n,
+		     unsigned depth)
+{
+	DIR *d = depth < 32 ? opendir(src) : NULL;
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d || mkdir(dst, 0700))
+		rc = -1;
+	while (rc == 0 && (e = readdir(d))) {
+		char *s, *t, *r;
+		struct stat st;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		s = join(src, e->d_name);
+		t = join(dst, e->d_name);
+		r = *rel ? join(rel, e->d_name) : wg_xstrdup(e->d_name);
+		if (stat(s, &st) != 0) {
+			rc = -1;
+		} else if (S_ISDIR(st.st_mode)) {
+			rc = copy_tree(s, t, r, files, n, depth + 1);
+		} else if (S_ISREG(st.st_mode)) {
+			const struct wg_chart_file *f = NULL;
+
+			for (size_t i = 0; i < n && !f; i++)
+				if (strcmp(files[i].rel, r) == 0)
+					f = &files[i];
+			rc = copy_file(s, t, f ? f->data : NULL,
+				       f ? f->len : 0);
+		}
+		free(s);
+		free(t);
+		free(r);
+	}
+	if (d)
+		closedir(d);
+	return rc;
+}
+
+int wg_chart_copy(struct wg_ctx *ctx, const char *src, const char *dst,
+		  const struct wg_chart_file *files, size_t n)
+{
+	if (copy_tree(src, dst, "", files, n, 0) == 0)
+		return 0;
+	return wg_report_at(ctx, WG_SEV_ERROR, dst, 0, 0,
+			    "cannot copy the chart %s here for the second "
+			    "render", src);
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+void wg_chart_copy_remove(const char *dst)
+{
+	nftw(dst, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -5,6 +5,7 @@
 
 #include "testutil.h"
 #include "wingen/migrate/chart.h"
+#include "wingen/migrate/migrate.h"
 
 static const char render[] =
 	"---\n"
@@ -223,6 +224,72 @@ START_TEST(values_edited_as_text_keep_comments)
 }
 END_TEST
 
+START_TEST(template_literal_edits)
+{
+	static const char tpl[] =
+		"spec:\n"
+		"  {{- with .Values.x }}\n"
+		"  x: {{ . }}\n"
+		"  {{- end }}\n"
+		"  containers:\n"
+		"    - name: a\n"
+		"      securityContext:\n"
+		"        capabilities:\n"
+		"          drop: [ALL]\n"
+		"    - name: b\n"
+		"      securityContext:\n"
+		"        capabilities:\n"
+		"          drop: [ALL]\n";
+	static const char block[] =
+		"        securityContext:\n"
+		"          capabilities:\n"
+		"            drop: [ALL]\n";
+	const char *end = tpl + sizeof(tpl) - 1;
+	struct wg_edits edits = { NULL, 0, 0 };
+	struct wg_resources l;
+	struct wg_input in;
+	struct wg_node *a;
+	struct wg_buf out = WG_BUF_INIT;
+	size_t start = 0, stop = 0;
+
+	wg_ctx_init(&ctx);
+	wg_resources_init(&l);
+	a = tree(&l, &in, "apiVersion: v1\nkind: X\nnodeSelector: {kubernetes.io/os: linux}\n");
+	/* a new key in front of the one literal containers: line */
+	ck_assert_int_eq(wg_tpl_insert_podspec_key(tpl, tpl, end,
+						   wg_map_key(a, 2),
+						   wg_map_value(a, 2), &edits),
+			 0);
+	/* a block is found at another indentation, as often as written */
+	ck_assert_uint_eq(wg_tpl_find_block(tpl, end, block, sizeof(block) - 1,
+					    1, &start, &stop, tpl), 2);
+	wg_edits_add(&edits, start, stop, NULL, 0);
+	ck_assert_int_eq(wg_edits_apply(&edits, tpl, sizeof(tpl) - 1, &out), 0);
+	ck_assert_str_eq(out.buf,
+		"spec:\n"
+		"  {{- with .Values.x }}\n"
+		"  x: {{ . }}\n"
+		"  {{- end }}\n"
+		"  nodeSelector: {kubernetes.io/os: linux}\n"
+		"  containers:\n"
+		"    - name: a\n"
+		"      securityContext:\n"
+		"        capabilities:\n"
+		"          drop: [ALL]\n"
+		"    - name: b\n");
+	/* no literal containers: line in the part: refused */
+	ck_assert_int_eq(wg_tpl_insert_podspec_key(tpl, tpl, tpl + 20,
+						   wg_map_key(a, 2),
+						   wg_map_value(a, 2), &edits),
+			 -1);
+	wg_edits_release(&edits);
+	wg_buf_release(&out);
+	wg_resources_release(&l);
+	wg_input_release(&in);
+	wg_ctx_release(&ctx);
+}
+END_TEST
+
 static Suite *chart_suite(void)
 {
 	Suite *s = suite_create("chart");
@@ -235,6 +302,7 @@ static Suite *chart_suite(void)
 	tcase_add_test(tc, pick_prefers_the_component_key);
 	tcase_add_test(tc, edits_merge_and_conflict);
 	tcase_add_test(tc, values_edited_as_text_keep_comments);
+	tcase_add_test(tc, template_literal_edits);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -102,6 +102,22 @@ int wg_chart_load(struct wg_ctx *ctx, struct wg_chart *c, const char *dir,
 		  char *const *values_files, size_t nvalues_files);
 void wg_chart_release(struct wg_chart *c);
 
+/* A file of a chart copy with new content (rel: path below the chart). */
+struct wg_chart_file {
+	const char *rel;
+	const char *data;
+	size_t len;
+};
+
+/*
+ * Copies the chart folder src to dst (which must not exist), each of
+ * files with its new content.  Returns 0, or -1 (reported on ctx).
+ * wg_chart_copy_remove() deletes the copy (and a partial one).
+ */
+int wg_chart_copy(struct wg_ctx *ctx, const char *src, const char *dst,
+		  const struct wg_chart_file *files, size_t n);
+void wg_chart_copy_remove(const char *dst);
+
 /* The template file with this rel path, or NULL. */
 const struct wg_chart_tpl *wg_chart_tpl_find(const struct wg_chart *c,
 					     const char *rel);
@@ -209,6 +225,37 @@ int wg_values_edit_text(const char *text, size_t len,
 			const struct wg_values_edits *e, struct wg_buf *out,
 			const char **why, size_t *line);
 
+/* ---- template literal edits (chart_tpledit.c) ---------------------------- */
+
+struct wg_edits;
+
+/*
+ * Adds to edits (offsets into text) the pair key: value, rendered as
+ * block YAML, in front of the one line "containers:" in [b, e) (a part of
+ * text), at that line's indentation.  Returns 0, or -1 when [b, e) has no
+ * such line or more than one.
+ */
+int wg_tpl_insert_podspec_key(const char *text, const char *b, const char *e,
+			      const struct wg_node *key,
+			      const struct wg_node *value,
+			      struct wg_edits *edits);
+
+/*
+ * Where block (whole lines as rendered: its first line's indentation is
+ * the base, later lines keep theirs relative to it) occurs in [b, e) of
+ * text, at any one indentation: returns how many times, and sets [*start,
+ * *stop) (offsets into text, whole lines) for occurrence want.
+ */
+size_t wg_tpl_find_block(const char *b, const char *e, const char *block,
+			 size_t blen, size_t want, size_t *start, size_t *stop,
+			 const char *text);
+
+/* The part of t's text that wrote object nth of count of its kind
+ * (wg_chart_hook_keys()'s rule): [*b, *e). */
+void wg_chart_tpl_part(const struct wg_chart_tpl *t, const char *kind,
+		       size_t nth, size_t count, const char **b,
+		       const char **e);
+
 /* ---- the whole run (chart_migrate.c) ----------------------------------- */
 
 enum wg_chart_mode {
@@ -246,6 +293,7 @@ struct wg_chart_result {
 	size_t nwrites, cap;
 	size_t objects;		/* objects the chain changed */
 	size_t keys;		/* values keys set */
+	size_t templates;	/* templates edited (--in-place, --diff) */
 	size_t renders;		/* helm template runs */
 };
 

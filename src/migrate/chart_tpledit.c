@@ -1,0 +1,135 @@
+/*
+ * Template literal edits (chart migration --in-place): a change no values
+ * key carries is made in the template's own YAML text, at its own
+ * indentation, where the text is literal enough to find the spot without
+ * evaluating Go templates:
+ *   - a new pod-spec key goes in front of the pod spec's one literal
+ *     "containers:" line, at that line's indentation;
+ *   - a removed key goes with its lines, found as the same block of lines
+ *     (the same text at one indentation) in the template, exactly as often
+ *     as the object removes it.
+ * Anything else is refused.  The second render (chart_migrate.c) proves
+ * the edits or the run fails.
+ */
+#include <string.h>
+
+#include "wingen/migrate/chart.h"
+#include "wingen/migrate/migrate.h"
+
+/* The next line after p (to end), and the end of p's line without its
+ * line break. */
+static const char *line_end(const char *p, const char *end, const char **next)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	const char *e = nl ? nl : end;
+
+	*next = nl ? nl + 1 : end;
+	if (e > p && e[-1] == '\r')
+		e--;
+	return e;
+}
+
+static unsigned indent_of(const char *p, const char *e)
+{
+	unsigned n = 0;
+
+	while (p + n < e && p[n] == ' ')
+		n++;
+	return n;
+}
+
+int wg_tpl_insert_podspec_key(const char *text, const char *b, const char *e,
+			      const struct wg_node *key,
+			      const struct wg_node *value,
+			      struct wg_edits *edits)
+{
+	const char *found = NULL, *next;
+	unsigned col = 0, n = 0;
+	struct wg_render_style st = { 2, true, "\n", false, 0 };
+	struct wg_buf out = WG_BUF_INIT;
+	const char *nl = memchr(text, '\n', (size_t)(e - text));
+
+	if (nl && nl > text && nl[-1] == '\r')
+		st.eol = "\r\n";
+	for (const char *l = b; l < e; l = next) {
+		const char *le = line_end(l, e, &next);
+		unsigned c = indent_of(l, le);
+		const char *q = l + c;
+		const char *k = "containers:";
+		size_t kl = strlen(k);
+
+		if ((size_t)(le - q) >= kl && memcmp(q, k, kl) == 0) {
+			const char *r = q + kl;
+
+			while (r < le && (*r == ' ' || *r == '\t'))
+				r++;
+			if (r == le) {
+				found = l;
+				col = c;
+				n++;
+			}
+		}
+	}
+	if (n != 1)
+		return -1;
+	for (unsigned i = 0; i < col; i++)
+		wg_buf_addch(&out, ' ');
+	wg_render_pair(&out, &st, key, value, col);
+	wg_edits_add(edits, (size_t)(found - text), (size_t)(found - text),
+		     out.buf, out.len);
+	wg_buf_release(&out);
+	return 0;
+}
+
+/* Whether the template lines at l match block (lines, each with its
+ * indentation relative to the first) at indentation col; *stop is where
+ * the match ends. */
+static bool block_at(const char *l, const char *e, const char *block,
+		     size_t blen, unsigned base, unsigned col,
+		     const char **stop)
+{
+	const char *bp = block, *bend = block + blen, *bnext, *next;
+
+	while (bp < bend) {
+		const char *ble = line_end(bp, bend, &bnext);
+		unsigned bi = indent_of(bp, ble);
+		const char *le;
+		unsigned ti;
+
+		if (l >= e || bi < base)
+			return false;
+		le = line_end(l, e, &next);
+		ti = indent_of(l, le);
+		if (ti != col + (bi - base)
+		    || (size_t)(le - l - ti) != (size_t)(ble - bp - bi)
+		    || memcmp(l + ti, bp + bi, (size_t)(le - l - ti)) != 0)
+			return false;
+		l = next;
+		bp = bnext;
+	}
+	*stop = l;
+	return true;
+}
+
+size_t wg_tpl_find_block(const char *b, const char *e, const char *block,
+			 size_t blen, size_t want, size_t *start, size_t *stop,
+			 const char *text)
+{
+	const char *next, *bn;
+	unsigned base = indent_of(block, line_end(block, block + blen, &bn));
+	size_t n = 0;
+
+	for (const char *l = b; l < e; l = next) {
+		const char *le = line_end(l, e, &next), *s;
+
+		if (block_at(l, e, block, blen, base, indent_of(l, le), &s)) {
+			if (n == want) {
+				*start = (size_t)(l - text);
+				*stop = (size_t)(s - text);
+			}
+			n++;
+			next = s;
+		}
+	}
+	return n;
+}
