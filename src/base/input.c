@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -72,7 +73,8 @@ int wg_input_read(struct wg_ctx *ctx, const char *path, struct wg_input *in)
 
 	memset(in, 0, sizeof(*in));
 	if (strcmp(path, "-") == 0)
-		return wg_input_read_fd(ctx, STDIN_FILENO, "-", in);
+		return wg_input_read_fd(ctx, STDIN_FILENO, WG_STDIN_NAME,
+					 in);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return fail(ctx, path, "cannot open", errno);
@@ -83,6 +85,27 @@ int wg_input_read(struct wg_ctx *ctx, const char *path, struct wg_input *in)
 	rc = wg_input_read_fd(ctx, fd, path, in);
 	close(fd);
 	return rc;
+}
+
+enum wg_stdin_kind wg_stdin_kind(void)
+{
+	struct stat st;
+	int waiting = 0;
+
+	if (isatty(STDIN_FILENO))
+		return WG_STDIN_TERMINAL;
+	if (fstat(STDIN_FILENO, &st) != 0)
+		return WG_STDIN_EMPTY;
+	if (S_ISREG(st.st_mode)) {
+		off_t at = lseek(STDIN_FILENO, 0, SEEK_CUR);
+
+		return at >= 0 && st.st_size > at ? WG_STDIN_DATA
+						  : WG_STDIN_EMPTY;
+	}
+	if ((S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+	    && ioctl(STDIN_FILENO, FIONREAD, &waiting) == 0 && waiting > 0)
+		return WG_STDIN_DATA;
+	return WG_STDIN_EMPTY;
 }
 
 void wg_input_release(struct wg_input *in)

@@ -55,9 +55,23 @@ struct wg_inputs {
 void wg_inputs_release(struct wg_inputs *inputs);
 
 /*
+ * The two ways stdin surprises: a terminal that wingen waits on says so
+ * on stderr before it reads (wg_cli_stdin_waiting, what is the thing it
+ * waits for: "manifests", "a ResourceList"); input piped in that the run
+ * does not read (the profile's resources: and -f name the inputs) is a
+ * warning naming -f - once reading is done (wg_cli_stdin_unread).
+ */
+void wg_cli_stdin_waiting(const char *what);
+void wg_cli_stdin_unread(struct wg_ctx *ctx);
+
+/* Whether files (expanded paths) read stdin ("-"). */
+bool wg_cli_reads_stdin(const struct wg_pathlist *files);
+
+/*
  * Expands paths (files, folders, "-") and reads every file into list, a
  * large one on up to jobs threads (read_split.h: the same result).  Keeps
- * going after a bad file so every problem is reported.  Returns 0 or -1
+ * going after a bad file so every problem is reported.  Gives the stdin
+ * notes (wg_cli_stdin_waiting, wg_cli_stdin_unread).  Returns 0 or -1
  * (reported on ctx).
  */
 int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,

@@ -101,6 +101,8 @@ int wg_cmd_fmt(int argc, char **argv)
 	wg_yaml_writer_init(&yw, &out);
 	for (size_t i = 0; i < o.paths.len; i++)
 		wg_collect_files(&ctx, o.paths.items[i], &files);
+	if (wg_cli_reads_stdin(&files))
+		wg_cli_stdin_waiting("manifests");
 	for (size_t i = 0; i < files.len; i++) {
 		struct wg_input in;
 
@@ -111,6 +113,8 @@ int wg_cmd_fmt(int argc, char **argv)
 		fmt_input(&ctx, &in, &yw, &out, &o);
 		wg_input_release(&in);
 	}
+	if (!wg_cli_reads_stdin(&files))
+		wg_cli_stdin_unread(&ctx);
 	if (o.format == WG_FORMAT_YAML && wg_yaml_writer_finish(&yw))
 		wg_report_at(&ctx, WG_SEV_ERROR, NULL, 0, 0,
 			     "cannot write YAML: %s", yw.error);

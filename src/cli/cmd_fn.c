@@ -13,9 +13,6 @@
 #include "wingen/krm/krm.h"
 #include "wingen/base/output.h"
 
-/* The name of stdin in messages: positions are in the ResourceList. */
-#define STDIN_NAME "<stdin>"
-
 int wg_cli_fn(struct wg_input *in)
 {
 	struct wg_ctx ctx;
@@ -96,7 +93,8 @@ int wg_cmd_fn(int argc, char **argv)
 				      "(settings come in the functionConfig)",
 				      argv[1]);
 	wg_ctx_init(&ctx);
-	if (wg_input_read_fd(&ctx, STDIN_FILENO, STDIN_NAME, &in)) {
+	wg_cli_stdin_waiting("a ResourceList");
+	if (wg_input_read_fd(&ctx, STDIN_FILENO, WG_STDIN_NAME, &in)) {
 		wg_log_print(stderr, &ctx.log, WG_SEV_WARNING);
 		wg_ctx_release(&ctx);
 		return WG_EXIT_FAIL;
@@ -114,7 +112,7 @@ int wg_cli_fn_implicit(void)
 	if (isatty(STDIN_FILENO))
 		return -1;
 	wg_ctx_init(&ctx);
-	rc = wg_input_read_fd(&ctx, STDIN_FILENO, STDIN_NAME, &in);
+	rc = wg_input_read_fd(&ctx, STDIN_FILENO, WG_STDIN_NAME, &in);
 	wg_ctx_release(&ctx);
 	if (rc)
 		return -1;

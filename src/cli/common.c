@@ -89,6 +89,31 @@ static int read_run(struct wg_ctx *ctx, struct wg_inputs *inputs,
 					       list, jobs) : 0;
 }
 
+void wg_cli_stdin_waiting(const char *what)
+{
+	if (wg_stdin_kind() == WG_STDIN_TERMINAL)
+		fprintf(stderr, "wingen: waiting for %s on stdin (a terminal): "
+			"paste them and end with Ctrl-D, or give -f PATH\n",
+			what);
+}
+
+void wg_cli_stdin_unread(struct wg_ctx *ctx)
+{
+	if (wg_stdin_kind() == WG_STDIN_DATA)
+		wg_report_at(ctx, WG_SEV_WARNING, WG_STDIN_NAME, 0, 0,
+			     "holds input that is not read: the inputs are "
+			     "the profile's resources: and the -f paths; add "
+			     "-f - to read stdin too");
+}
+
+bool wg_cli_reads_stdin(const struct wg_pathlist *files)
+{
+	for (size_t i = 0; i < files->len; i++)
+		if (strcmp(files->items[i], "-") == 0)
+			return true;
+	return false;
+}
+
 int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 		struct wg_inputs *inputs, struct wg_resources *list,
 		unsigned jobs)
@@ -101,6 +126,8 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 	for (size_t i = 0; i < paths->len; i++)
 		if (wg_collect_files(ctx, paths->items[i], &files))
 			rc = -1;
+	if (wg_cli_reads_stdin(&files))
+		wg_cli_stdin_waiting("manifests");
 	for (size_t i = 0; i < files.len; i++) {
 		struct wg_input *in;
 		struct wg_ctx quiet;
@@ -142,6 +169,8 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 	}
 	if (read_run(ctx, inputs, run, inputs->len, list, jobs))
 		rc = -1;
+	if (!wg_cli_reads_stdin(&files))
+		wg_cli_stdin_unread(ctx);
 	wg_pathlist_release(&files);
 	return rc;
 }

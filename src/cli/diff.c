@@ -44,14 +44,12 @@ void wg_cli_snapshot(struct wg_resources *list)
 	wg_buf_release(&text);
 }
 
-/* "a/deploy.yaml (Deployment/web)"; stdin is "(stdin)", a generated
- * object "(generated)". */
+/* "a/deploy.yaml (Deployment/web)"; stdin is "<stdin>" as in every
+ * message, a generated object "(generated)". */
 static const char *label(struct wg_arena *arena, char side,
 			 const struct wg_resource *res)
 {
-	const char *file = !res->file ? "(generated)"
-			   : strcmp(res->file, "-") == 0 ? "(stdin)"
-							 : res->file;
+	const char *file = res->file ? res->file : "(generated)";
 
 	return wg_arena_printf(arena, "%c/%s (%s)", side, file,
 			       wg_resource_label(arena, res));

@@ -53,7 +53,7 @@ expect_error "10,000 {" "${pos}nesting deeper than 512 levels" fmt -f map.yaml
 expect_error "10,000 block mappings" "block.yaml:513:513: error: nesting deeper than 512 levels" fmt -f block.yaml
 expect_error "10,000 [ in JSON" "${pos}nesting deeper" fmt -f seq.json
 expect_error "10,000 [ through build" "${pos}nesting deeper" build -f seq.yaml
-expect_error "10,000 { on stdin" "^-:1:[0-9]+: error: nesting deeper" build - <map.yaml
+expect_error "10,000 { on stdin" "^<stdin>:1:[0-9]+: error: nesting deeper" build - <map.yaml
 nest 200 "[" "x" "]" >d200.yaml
 WINGEN_LIMITS=depth=100 expect_error "depth lowered to 100" "${pos}nesting deeper than 100 levels" fmt -f d200.yaml
 # Raised to the cap, 9,999 levels go through every writer (the stack holds).
@@ -100,7 +100,7 @@ WINGEN_LIMITS=documents=10 expect_error "document count" "docs.yaml:21:1: error:
 for i in $(seq 6); do printf -- '---\nn: %d\n' "$i"; done >six.yaml
 WINGEN_LIMITS=documents=10 expect_error "document count across files" "${pos}more documents than the limit" build -f six.yaml -f six.yaml
 WINGEN_LIMITS=input-bytes=1k expect_error "input size cap" "doc.yaml: error: input is larger than the limit of 1024 bytes" fmt -f doc.yaml
-WINGEN_LIMITS=input-bytes=1k expect_error "input size cap on stdin" "^-: error: input is larger than the limit" fmt <doc.yaml
+WINGEN_LIMITS=input-bytes=1k expect_error "input size cap on stdin" "^<stdin>: error: input is larger than the limit" fmt <doc.yaml
 printf 'a: "x\0y"\n' >nul.yaml
 expect_error "NUL byte" "nul.yaml:1:[0-9]+: error: .*(control characters|input must be UTF-8)" fmt -f nul.yaml
 awk 'BEGIN { for (i = 0; i < 200000; i++) printf "k%d: %d\n", i, i; print "k7: dup" }' >keys.yaml

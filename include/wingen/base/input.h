@@ -14,16 +14,21 @@
  * files, recursively, in byte order of their paths.
  */
 
+/* What stdin is called in every message, every command alike (kubectl's
+ * and kustomize's "-" reads as a typo in "-:3:1: error"). */
+#define WG_STDIN_NAME "<stdin>"
+
 struct wg_input {
-	char *name;	/* path as given, or "-" for stdin; owned */
+	char *name;	/* path as given, or WG_STDIN_NAME; owned */
 	char *data;	/* content, NUL-terminated; owned */
 	size_t len;
 };
 
 /*
- * Reads path ("-" for stdin) into in.  Errors (missing, unreadable, not a
- * regular file, over limits.max_input_bytes) are reported on ctx as
- * "path: error: ..." and return -1; in is then empty.
+ * Reads path ("-" for stdin, then named WG_STDIN_NAME) into in.  Errors
+ * (missing, unreadable, not a regular file, over limits.max_input_bytes)
+ * are reported on ctx as "path: error: ..." and return -1; in is then
+ * empty.
  */
 int wg_input_read(struct wg_ctx *ctx, const char *path, struct wg_input *in);
 
@@ -32,6 +37,23 @@ int wg_input_read_fd(struct wg_ctx *ctx, int fd, const char *name,
 		     struct wg_input *in);
 
 void wg_input_release(struct wg_input *in);
+
+/* What stdin is, for the notes a command gives about it. */
+enum wg_stdin_kind {
+	WG_STDIN_EMPTY,		/* /dev/null, closed, a pipe or file with no
+				 * data waiting: nothing to say */
+	WG_STDIN_TERMINAL,	/* a person would have to type the input */
+	WG_STDIN_DATA,		/* a pipe with bytes waiting, or a file with
+				 * bytes after the offset */
+};
+
+/*
+ * Looks at stdin without reading it.  A pipe counts as data only when
+ * bytes already wait in it (FIONREAD): a writer that has written nothing
+ * yet, or a runner's empty pipe, is WG_STDIN_EMPTY, so a warning built on
+ * this can be missed but is never wrong.
+ */
+enum wg_stdin_kind wg_stdin_kind(void);
 
 /*
  * A list of paths (owned strings).
