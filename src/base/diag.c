@@ -50,6 +50,13 @@ void wg_log_add_diag(struct wg_log *log, const struct wg_diag *d)
 		log->counts[d->severity]++;
 }
 
+void wg_log_extend_message(struct wg_log *log, size_t i, const char *more)
+{
+	struct wg_diag *d = &log->diags[i];
+
+	d->message = wg_arena_printf(&log->arena, "%s%s", d->message, more);
+}
+
 void wg_log_add_change(struct wg_log *log, const struct wg_change *ch)
 {
 	struct wg_change *c;

@@ -64,6 +64,15 @@ void wg_inputs_release(struct wg_inputs *inputs);
 void wg_cli_stdin_waiting(const char *what);
 void wg_cli_stdin_unread(struct wg_ctx *ctx);
 
+/*
+ * A parse error in in that is a Helm template nobody rendered ("{{" and
+ * "}}" in the text): every error on in's file logged from index from on
+ * gains the hint to render it (helm template) or to run wingen as Helm's
+ * post-renderer.  The YAML reader cannot know; the command can.
+ */
+void wg_cli_helm_hint(struct wg_ctx *ctx, size_t from,
+		      const struct wg_input *in);
+
 /* Whether files (expanded paths) read stdin ("-"). */
 bool wg_cli_reads_stdin(const struct wg_pathlist *files);
 
@@ -146,7 +155,9 @@ int wg_cli_print_profile(struct wg_ctx *ctx, const struct wg_profile *p,
 /*
  * Runs p's chain of plugins over list, with ctx->profile set to p: the one
  * place where a profile becomes a pipeline (run.c).  Returns
- * wg_pipeline_run()'s status; diagnostics are on ctx.
+ * wg_pipeline_run()'s status; diagnostics are on ctx.  An object that is
+ * in list twice (the same API group, kind, namespace and name) is an
+ * error first (k8s/identity.h).
  */
 int wg_cli_run_chain(struct wg_ctx *ctx, const struct wg_profile *p,
 		     struct wg_resources *list);

@@ -28,9 +28,10 @@ int wg_cli_fn(struct wg_input *in)
 	wg_ctx_init(&ctx);
 	wg_krm_init(&krm);
 	wg_krm_nodes_init(&nodes);
-	if (wg_krm_read(&ctx, in, &krm) == 0
-	    && wg_krm_profile(&ctx, &krm, wg_chain_opts(NULL, &popts),
-			      &profile) == 0) {
+	if (wg_krm_read(&ctx, in, &krm) != 0)
+		wg_cli_helm_hint(&ctx, 0, in);
+	else if (wg_krm_profile(&ctx, &krm, wg_chain_opts(NULL, &popts),
+				&profile) == 0) {
 		size_t first = ctx.log.ndiags;
 
 		have_profile = true;

@@ -106,6 +106,33 @@ void wg_cli_stdin_unread(struct wg_ctx *ctx)
 			     "-f - to read stdin too");
 }
 
+/* Whether text (NUL-terminated, as inputs are) holds "{{" with a "}}"
+ * after it: Go template actions. */
+static bool has_template_action(const char *text)
+{
+	const char *open = strstr(text, "{{");
+
+	return open && strstr(open + 2, "}}");
+}
+
+void wg_cli_helm_hint(struct wg_ctx *ctx, size_t from,
+		      const struct wg_input *in)
+{
+	struct wg_log *log = &ctx->log;
+
+	if (!in->data || !has_template_action(in->data))
+		return;
+	for (size_t i = from; i < log->ndiags; i++)
+		if (log->diags[i].severity == WG_SEV_ERROR
+		    && log->diags[i].file
+		    && strcmp(log->diags[i].file, in->name) == 0)
+			wg_log_extend_message(log, i, "; it looks like a Helm "
+				"template ({{ ... }}) that was not rendered: "
+				"render the chart first (helm template NAME "
+				"CHART | wingen build), or run wingen as Helm's "
+				"post-renderer");
+}
+
 bool wg_cli_reads_stdin(const struct wg_pathlist *files)
 {
 	for (size_t i = 0; i < files->len; i++)
@@ -122,6 +149,7 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 	size_t run = inputs->len;	/* first input not parsed yet */
 	int rc = 0;
 	bool stdin_seen = false;
+	size_t before = ctx->log.ndiags, first = inputs->len;
 
 	for (size_t i = 0; i < paths->len; i++)
 		if (wg_collect_files(ctx, paths->items[i], &files))
@@ -169,6 +197,10 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 	}
 	if (read_run(ctx, inputs, run, inputs->len, list, jobs))
 		rc = -1;
+	/* Parse errors of unrendered Helm templates: the hint, on each
+	 * input's own errors (they are read in batches). */
+	for (size_t i = first; rc && i < inputs->len; i++)
+		wg_cli_helm_hint(ctx, before, &inputs->items[i]);
 	if (!wg_cli_reads_stdin(&files))
 		wg_cli_stdin_unread(ctx);
 	wg_pathlist_release(&files);

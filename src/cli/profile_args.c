@@ -2,11 +2,88 @@
  * What every command that runs the chain does with its PROFILE argument:
  * load it (or the embedded default), and work out which inputs to read.
  */
-#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "wingen/core/chain.h"
 #include "wingen/profile/profile.h"
+#include "wingen/yaml/reader.h"
+
+/* Whether the first document of in is a Kubernetes object that is
+ * plainly not meant as a profile: a kind that is not Profile (in any
+ * case) under an apiVersion outside wingen.dev.  Sets *kind to its kind
+ * node.  A document that does not parse is not one: the loader reports
+ * it. */
+static bool is_manifest(const struct wg_input *in, struct wg_arena *arena,
+			const struct wg_node **kind)
+{
+	struct wg_ctx quiet;
+	struct wg_reader r;
+	struct wg_node *root = NULL;
+	const struct wg_node *api;
+	unsigned index;
+	bool yes = false;
+
+	wg_ctx_init(&quiet);
+	wg_reader_init(&r, &quiet, in);
+	if (wg_reader_next(&r, arena, &root, &index) == 1 && wg_is_map(root)) {
+		*kind = wg_map_get(root, "kind");
+		api = wg_map_get(root, "apiVersion");
+		yes = wg_is_scalar(*kind) && (*kind)->len
+		      && strcasecmp((*kind)->u.str, "Profile") != 0
+		      && wg_is_scalar(api)
+		      && strncmp(api->u.str, "wingen.dev/", 11) != 0;
+	}
+	wg_reader_release_doc(&r);
+	wg_reader_release(&r);
+	wg_ctx_release(&quiet);
+	return yes;
+}
+
+/*
+ * The wrong thing in the PROFILE slot, as kubectl's habit puts it there
+ * (wingen build deploy.yaml, wingen build manifests/): one error saying
+ * what it is and "did you mean -f PATH?", instead of advice about a
+ * profile's apiVersion.  Returns -1 when it reported one.
+ */
+static int not_a_profile(struct wg_ctx *ctx, const char *path)
+{
+	struct wg_arena arena;
+	struct wg_input in;
+	const struct wg_node *kind = NULL;
+	struct stat st;
+	int rc = 0;
+
+	struct wg_ctx quiet;
+
+	if (stat(path, &st) != 0)
+		return 0;	/* the loader says why */
+	if (S_ISDIR(st.st_mode))
+		return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0, "is a "
+				    "folder, not a profile: manifests come "
+				    "with -f; did you mean '-f %s'?", path);
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	wg_ctx_init(&quiet);	/* its limits; its reports are the loader's */
+	rc = wg_input_read(&quiet, path, &in);
+	wg_ctx_release(&quiet);
+	if (rc)
+		return 0;
+	wg_arena_init(&arena);
+	if (is_manifest(&in, &arena, &kind))
+		rc = wg_report_at(ctx, WG_SEV_ERROR, path,
+				  wg_node_line(kind) + 1,
+				  wg_node_col(kind) + 1,
+				  "is a Kubernetes object (kind %.*s), not a "
+				  "wingen Profile: manifests come with -f; did "
+				  "you mean '-f %s'? (without a PROFILE the "
+				  "embedded default profile is used)",
+				  (int)kind->len, kind->u.str, path);
+	wg_arena_release(&arena);
+	wg_input_release(&in);
+	return rc;
+}
 
 int wg_cli_load_profile(struct wg_ctx *ctx, const char *path,
 			const struct wg_profile_opts *opts,
@@ -20,6 +97,8 @@ int wg_cli_load_profile(struct wg_ctx *ctx, const char *path,
 	 * stdin; a profile itself never comes from stdin. */
 	if (!path || strcmp(path, "-") == 0)
 		return wg_profile_load_default(ctx, opts, out);
+	if (not_a_profile(ctx, path))
+		return -1;
 	return wg_profile_load(ctx, path, opts, out);
 }
 

@@ -10,16 +10,26 @@
 #include "wingen/base/alloc.h"
 #include "wingen/core/runtimeclass.h"
 #include "wingen/core/pipeline.h"
+#include "wingen/k8s/identity.h"
 #include "wingen/k8s/podspec.h"
 #include "wingen/profile/profile.h"
+
+/* Runs chain over list after the one check of the stream as a whole
+ * that every command makes: no object twice (k8s/identity.h). */
+static int run(struct wg_ctx *ctx, const struct wg_profile *p,
+	       struct wg_resources *list, const struct wg_chain *chain)
+{
+	wg_report_duplicates(ctx, list);
+	ctx->profile = p;
+	return wg_pipeline_run(ctx, list, chain);
+}
 
 int wg_cli_run_chain(struct wg_ctx *ctx, const struct wg_profile *p,
 		     struct wg_resources *list)
 {
 	struct wg_chain chain = { p->steps, p->nsteps };
 
-	ctx->profile = p;
-	return wg_pipeline_run(ctx, list, &chain);
+	return run(ctx, p, list, &chain);
 }
 
 /* Whether name is the RuntimeClass of one of p's builds (or the one a
@@ -122,8 +132,7 @@ int wg_cli_run_chain_mode(struct wg_ctx *ctx, const struct wg_profile *p,
 	if (mode == WG_RC_ONLY && n == 0)
 		steps[n++] = (struct wg_step){ &wg_gen_runtime_class, NULL };
 	chain = (struct wg_chain){ steps, n };
-	ctx->profile = p;
-	rc = wg_pipeline_run(ctx, list, &chain);
+	rc = run(ctx, p, list, &chain);
 	free(steps);
 	if (rc == 0 && mode == WG_RC_NONE)
 		check_runtime_classes(ctx, p, list);

@@ -80,6 +80,10 @@ void wg_log_release(struct wg_log *log);
 void wg_log_add_diag(struct wg_log *log, const struct wg_diag *d);
 void wg_log_add_change(struct wg_log *log, const struct wg_change *c);
 
+/* Appends more to the message of log->diags[i] (a hint the caller knows
+ * and the reporter did not). */
+void wg_log_extend_message(struct wg_log *log, size_t i, const char *more);
+
 /* Duplicates a ref's strings into the log's arena. */
 void wg_log_copy_ref(struct wg_log *log, struct wg_ref *dst,
 		     const struct wg_ref *src);
