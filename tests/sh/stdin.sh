@@ -44,8 +44,9 @@ grep -q '^+++ b/<stdin> (Pod/p)' out || no "build --diff: $(grep '^+++' out)"
 unread='^<stdin>: warning: holds input that is not read: .*add -f - to read stdin too$'
 for cmd in "build -f in.yaml" "check -f in.yaml" "fmt -f in.yaml" \
 	"init -f nodes.json" "build prof/profile.yaml"; do
+	# (wingen looks at what waits in the pipe: give cat the time to write)
 	# shellcheck disable=SC2086
-	cat in.yaml | "$wingen" $cmd >out 2>err
+	cat in.yaml | { sleep 1; "$wingen" $cmd; } >out 2>err
 	grep -q "$unread" err out || no "$cmd with a pipe not read: no warning: $(cat err)"
 	# shellcheck disable=SC2086
 	"$wingen" $cmd <in.yaml >out 2>err
@@ -65,7 +66,7 @@ done
 cat in.yaml | "$wingen" build prof/profile.yaml -f - >out 2>err || true
 grep -q '<stdin>: warning' err && no "build -f - warned about stdin it reads"
 # --strict makes it an error (a gate that would otherwise pass on a mistake).
-cat in.yaml | "$wingen" check -f in.yaml --strict >out 2>err
+cat in.yaml | { sleep 1; "$wingen" check -f in.yaml --strict; } >out 2>err
 [ $? = 1 ] || no "check --strict passed with stdin not read"
 
 # 3. A terminal on stdin: a note before wingen waits, none when it reads files.

@@ -18,7 +18,8 @@ kind: ConfigMap
 metadata: {name: secret}
 data: {k: stolen}
 Y
-cp outside/secret.yaml outside/sub/deep.yaml
+# (another object: the same one twice is an error of its own)
+sed 's/{name: secret}/{name: deep}/' outside/secret.yaml >outside/sub/deep.yaml
 cat >prof/manifests/ok.yaml <<'Y'
 apiVersion: v1
 kind: ConfigMap
@@ -85,8 +86,10 @@ NO_NONE=1 expect_refused "link above the folder" "symbolic link leads outside" p
 rm prof/manifests/up
 
 # A link that stays inside is fine, and so is -f outside the folder.
-ln -s ../manifests/ok.yaml prof/manifests/inner.yaml
-if "$wingen" build prof/p4.yaml >out 2>err && grep -q "name: ok" out; then
+mkdir -p prof/other
+sed 's/{name: ok}/{name: ok2}/' prof/manifests/ok.yaml >prof/other/ok2.yaml
+ln -s ../other/ok2.yaml prof/manifests/inner.yaml
+if "$wingen" build prof/p4.yaml >out 2>err && grep -q "name: ok2" out; then
 	echo "ok link inside the folder"
 else
 	echo "FAIL link inside the folder:"; cat err; fail=1
