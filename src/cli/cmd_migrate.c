@@ -25,6 +25,7 @@
 #include "wingen/yaml/reader.h"
 #include "wingen/base/udiff.h"
 #include "wingen/k8s/keys.h"
+#include "wingen/k8s/podspec.h"
 
 struct migrate_opts {
 	struct wg_pathlist args;	/* [PROFILE] PATH... */
@@ -138,8 +139,13 @@ static bool is_dir(const char *path)
 }
 
 /* Where generated RuntimeClasses go: --runtimeclass-file, else
- * runtimeclasses.yaml in the first PATH that is a folder, else next to the
- * first PATH (a file): inside what migrate was given to edit. */
+ * WG_RC_FILE in the first PATH that is a folder, else next to the first
+ * PATH (a file): inside what migrate was given to edit.  The name sorts
+ * before every usual manifest name, because kubectl apply -f DIR applies
+ * files in name order and a Pod naming a RuntimeClass that does not
+ * exist yet is rejected at admission. */
+#define WG_RC_FILE "00-runtimeclasses.yaml"
+
 static char *rc_path(const struct migrate_opts *o,
 		     const struct wg_pathlist *paths)
 {
@@ -160,7 +166,7 @@ static char *rc_path(const struct migrate_opts *o,
 	} else if ((slash = strrchr(first, '/'))) {
 		wg_buf_add(&b, first, (size_t)(slash - first) + 1);
 	}
-	wg_buf_addstr(&b, "runtimeclasses.yaml");
+	wg_buf_addstr(&b, WG_RC_FILE);
 	return wg_buf_detach(&b, NULL);
 }
 
@@ -298,14 +304,58 @@ static void progress_done(struct run *r)
 		fputs("\r\033[K", stderr);
 }
 
-/* Generated objects go to their own file, written by the YAML writer. */
+/* Whether a pod template of an object migrate edits names the
+ * RuntimeClass rc (a generated object): a file of RuntimeClasses no
+ * workload uses is clutter, and on a Linux-only tree a surprise. */
+static bool rc_used(const struct run *r, const struct wg_resource *rc)
+{
+	const struct wg_node *name = wg_resource_name_node(rc);
+	struct wg_arena a;
+	bool used = false;
+
+	if (!wg_is_scalar(name))
+		return false;
+	wg_arena_init(&a);
+	for (size_t i = 0; i < r->list.len && !used; i++) {
+		const struct wg_resource *res = r->list.items[i];
+		struct wg_podspec *ps;
+		size_t n;
+
+		if ((res->flags & (WG_RES_DELETED | WG_RES_GENERATED))
+		    || !res->file)
+			continue;
+		n = wg_podspec_find_all(&a, &r->profile.kinds, res, &ps);
+		for (size_t k = 0; k < n && !used; k++) {
+			const struct wg_node *v =
+				wg_map_get(ps[k].spec, "runtimeClassName");
+
+			used = wg_is_scalar(v) && v->len == name->len
+			       && memcmp(v->u.str, name->u.str, v->len) == 0;
+		}
+	}
+	wg_arena_release(&a);
+	return used;
+}
+
+/* Generated objects go to their own file, written by the YAML writer;
+ * none at all when no workload uses one of them (rc_used). */
 static void runtimeclasses(struct run *r)
 {
 	struct wg_resources gen;
 	struct wg_ctx scratch;
 	struct wg_input in;
 	struct stat st;
+	bool used = false;
 
+	for (size_t i = 0; i < r->list.len && !used; i++) {
+		struct wg_resource *res = r->list.items[i];
+
+		used = !(res->flags & WG_RES_DELETED) && !res->payload
+		       && ((res->flags & WG_RES_GENERATED) || !res->file)
+		       && rc_used(r, res);
+	}
+	if (!used)
+		return;
 	wg_resources_init(&gen);
 	for (size_t i = 0; i < r->list.len; i++) {
 		struct wg_resource *res = r->list.items[i];

@@ -41,14 +41,14 @@ else
 fi
 # what migrate wrote is what build gives
 "$wingen" build profile.yaml -f "$case/manifest.yaml" >built.yaml 2>/dev/null
-{ cat runtimeclasses.yaml; echo ---; cat manifest.yaml; } >migrated.yaml
+{ cat 00-runtimeclasses.yaml; echo ---; cat manifest.yaml; } >migrated.yaml
 if "$yamlcmp" built.yaml migrated.yaml >/dev/null 2>&1; then
 	echo "ok migrate and build agree"
 else
 	echo "FAIL migrate and build differ:"; "$yamlcmp" built.yaml migrated.yaml | head; fail=1
 fi
 # and a second run has nothing to do
-if "$wingen" build profile.yaml -f runtimeclasses.yaml -f manifest.yaml \
+if "$wingen" build profile.yaml -f 00-runtimeclasses.yaml -f manifest.yaml \
 	--check >/dev/null 2>err; then
 	echo "ok build --check after migrate: nothing pending"
 else

@@ -91,15 +91,15 @@ chmod 640 "$tmp/modes/apps/a.yaml"
 [ "$(stat -c %a "$tmp/modes/apps/a.yaml")" = 640 ] || bad "modes: mode not kept"
 grep -q 'runtimeClassName: windows-ltsc2022' "$tmp/modes/apps/a.yaml" \
 	|| bad "modes: file not migrated"
-[ -f "$tmp/modes/runtimeclasses.yaml" ] \
-	|| bad "modes: no runtimeclasses.yaml in the first PATH"
-grep -q '^kind: RuntimeClass' "$tmp/modes/runtimeclasses.yaml" \
-	|| bad "modes: runtimeclasses.yaml holds no RuntimeClass"
-inode=$(stat -c %i "$tmp/modes/runtimeclasses.yaml")
+[ -f "$tmp/modes/00-runtimeclasses.yaml" ] \
+	|| bad "modes: no 00-runtimeclasses.yaml in the first PATH"
+grep -q '^kind: RuntimeClass' "$tmp/modes/00-runtimeclasses.yaml" \
+	|| bad "modes: 00-runtimeclasses.yaml holds no RuntimeClass"
+inode=$(stat -c %i "$tmp/modes/00-runtimeclasses.yaml")
 "$wingen" migrate "$tmp/modes" --in-place 2>"$tmp/err" || bad "modes: rerun failed"
-[ "$(stat -c %i "$tmp/modes/runtimeclasses.yaml")" = "$inode" ] \
-	|| bad "modes: an unchanged runtimeclasses.yaml was rewritten"
-grep -q "kept .*runtimeclasses.yaml" "$tmp/err" \
+[ "$(stat -c %i "$tmp/modes/00-runtimeclasses.yaml")" = "$inode" ] \
+	|| bad "modes: an unchanged 00-runtimeclasses.yaml was rewritten"
+grep -q "kept .*00-runtimeclasses.yaml" "$tmp/err" \
 	|| bad "modes: the summary does not say the file was kept: $(cat "$tmp/err")"
 grep -q "changed 0 of 1 file" "$tmp/err" \
 	|| bad "modes: the rerun changed files: $(cat "$tmp/err")"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # migrate never exits 0 with a wrong result because of what it left out:
 #  - a PROFILE that fails to load (kind: profile) is an error: nothing is
-#    written, no runtimeclasses.yaml appears next to it, the embedded
+#    written, no 00-runtimeclasses.yaml appears next to it, the embedded
 #    default never replaces it;
 #  - valid YAML with "{{" in a plain scalar (a PrometheusRule description)
 #    is migrated, the Windows Deployment beside it too, under --strict;
@@ -9,7 +9,7 @@
 #    names a workload kind, an error naming the file under --strict (not
 #    "select matches no workload");
 #  - a run where every file was skipped fails and writes nothing;
-#  - runtimeclasses.yaml goes into the first PATH that is a folder.
+#  - 00-runtimeclasses.yaml goes into the first PATH that is a folder.
 #   migrate_skips.sh WINGEN YAMLCMP CORPUS_DIR
 set -u
 wingen=$1
@@ -63,7 +63,7 @@ before=$(snapshot repo)
 rc=$?
 if [ $rc -eq 1 ] && grep -q "profile.yaml:2:7: error: kind" err \
 	&& [ "$(snapshot repo)" = "$before" ] && [ ! -s out ] \
-	&& [ ! -e runtimeclasses.yaml ] && [ ! -e repo/runtimeclasses.yaml ]; then
+	&& [ ! -e 00-runtimeclasses.yaml ] && [ ! -e repo/00-runtimeclasses.yaml ]; then
 	ok "a PROFILE that fails to load is an error, nothing written"
 else bad "kind: profile: exit $rc" "$(cat err)" "$(ls -R)"; fi
 grep -q "ltsc2022" repo/rules.yaml && grep -q "windows-ltsc2022" repo/rules.yaml \
@@ -78,7 +78,7 @@ for strict in "" --strict; do
 	rc=$?
 	if [ $rc -eq 0 ] && grep -q "runtimeClassName: windows-ltsc2022" work/rules.yaml \
 		&& grep -q 'description: Pod {{ $labels.pod }} is down' work/rules.yaml \
-		&& ! grep -q skipped err && [ -f work/runtimeclasses.yaml ]; then
+		&& ! grep -q skipped err && [ -f work/00-runtimeclasses.yaml ]; then
 		ok "'{{' in a plain scalar is migrated ${strict:-(default)}"
 	else bad "'{{' in a plain scalar ${strict}: exit $rc" "$(cat err)"; fi
 done
@@ -112,22 +112,22 @@ before=$(snapshot only)
 "$wingen" migrate profile.yaml only --in-place >out 2>err
 rc=$?
 if [ $rc -eq 1 ] && grep -q "error: nothing migrated" err && ! grep -q "changed\|wrote" err \
-	&& [ ! -e only/runtimeclasses.yaml ] && [ "$(snapshot only)" = "$before" ]; then
-	ok "every file skipped, a workload among them: exit 1, no runtimeclasses.yaml"
+	&& [ ! -e only/00-runtimeclasses.yaml ] && [ "$(snapshot only)" = "$before" ]; then
+	ok "every file skipped, a workload among them: exit 1, no 00-runtimeclasses.yaml"
 else bad "every file skipped: exit $rc" "$(cat err)" "$(ls only)"; fi
 mkdir patches && printf 'spec:\n  replicas: 2\n' >patches/p.yaml
 "$wingen" migrate profile.yaml patches --in-place >out 2>err
 rc=$?
 if [ $rc -eq 0 ] && grep -q "warning: nothing migrated" err && ! grep -q "changed\|wrote" err \
-	&& [ ! -e patches/runtimeclasses.yaml ]; then
-	ok "every file skipped, no workload: a warning, no runtimeclasses.yaml"
+	&& [ ! -e patches/00-runtimeclasses.yaml ]; then
+	ok "every file skipped, no workload: a warning, no 00-runtimeclasses.yaml"
 else bad "every file skipped, no workload: exit $rc" "$(cat err)" "$(ls patches)"; fi
 
 # --- the RuntimeClass file stays inside the paths given -------------------
 mkdir -p two/a two/b && cp repo/rules.yaml two/a/x.yaml && rm repo/tpl.yaml
 "$wingen" migrate profile.yaml two/a/x.yaml two/b --in-place >out 2>err
 rc=$?
-if [ $rc -eq 0 ] && [ -f two/b/runtimeclasses.yaml ] && [ ! -e two/a/runtimeclasses.yaml ]
+if [ $rc -eq 0 ] && [ -f two/b/00-runtimeclasses.yaml ] && [ ! -e two/a/00-runtimeclasses.yaml ]
 then ok "runtimeclasses.yaml in the first folder PATH"
 else bad "rc file placement: exit $rc" "$(cat err)" "$(find two)"; fi
 exit $fail
