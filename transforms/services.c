@@ -1,6 +1,6 @@
 /*
  * services: checks, and fixes where the profile allows, the Services that
- * front Windows pods (facts: reference/windows.md 6).
+ * front Windows pods (facts: docs/windows-facts.md §6).
  *
  * A Service fronts Windows pods when its spec.selector (a non-empty map;
  * type ExternalName has none that counts) matches the pod template labels

@@ -136,7 +136,7 @@ struct wg_profile;
 struct wg_profile_opts;
 
 /* Loads path, or the embedded default profile when path is NULL or "-"
- * (DESIGN.md's "wingen build -").  Returns 0, or -1 (reported on ctx). */
+ * ("wingen build -").  Returns 0, or -1 (reported on ctx). */
 int wg_cli_load_profile(struct wg_ctx *ctx, const char *path,
 			const struct wg_profile_opts *opts,
 			struct wg_profile *out);

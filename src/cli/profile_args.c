@@ -93,7 +93,7 @@ int wg_cli_load_profile(struct wg_ctx *ctx, const char *path,
 
 	/* the chain is resolved as the profile loads (core/chain.h) */
 	opts = wg_chain_opts(opts, &with_chain);
-	/* "-" is DESIGN.md's "wingen build -": no profile, manifests on
+	/* "-" is "wingen build -": no profile, manifests on
 	 * stdin; a profile itself never comes from stdin. */
 	if (!path || strcmp(path, "-") == 0)
 		return wg_profile_load_default(ctx, opts, out);

@@ -5,7 +5,7 @@
 #include <strings.h>
 
 /*
- * Facts: reference/windows.md section 2 (build numbers from hcsshim's
+ * Facts: docs/windows-facts.md section 2 (build numbers from hcsshim's
  * osversion and containerd's platform code, tags from Microsoft's release
  * posts, support status from the Kubernetes docs).
  */

@@ -8,7 +8,7 @@
 #include "k8s_internal.h"
 
 /*
- * Facts: reference/windows.md.  The kubelet labels a node with
+ * Facts: docs/windows-facts.md.  The kubelet labels a node with
  * kubernetes.io/os and kubernetes.io/arch (Go's GOOS and GOARCH) and, on
  * Windows, node.kubernetes.io/windows-build "major.minor.build"; it
  * reports status.nodeInfo.kernelVersion as "10.0.<build>.<revision>" and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Diagnostics are bounded (DESIGN.md): a message never grows with the
+# Diagnostics are bounded: a message never grows with the
 # stream.  The same Services select 40 workloads, then 4,000: every list in
 # a message (the workloads a Service fronts, its Linux and Windows
 # backends, its backend pods, the pods on an older build) names a few and

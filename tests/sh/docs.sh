@@ -33,6 +33,17 @@ for c in $commands; do
 		|| no "wingen $c --help does not start with its usage"
 done
 
+# The docs stand on their own: nothing cites the design notes or fact
+# sheets outside the repository (their facts are in docs/windows-facts.md).
+if grep -rnE 'DESIGN\.md|reference/(windows|ecosystem)\.md' "$root/docs" "$root/src" \
+	"$root/include" "$root/transforms" "$root/gen" "$root/templates" "$root/tests" \
+	"$root/examples" "$root/README.md" "$root/SECURITY.md" \
+	| grep -v "^$root/tests/sh/docs.sh:" >"$tmp/cites"; then
+	no "cites outside the repository: $(cat "$tmp/cites")"
+fi
+[ -s "$root/docs/windows-facts.md" ] && grep -q '^## 6\. Services' "$root/docs/windows-facts.md" \
+	|| no "docs/windows-facts.md lacks its sections"
+
 # fmt drops comments: its --help says so (a user expects a formatter to
 # keep them).
 "$wingen" fmt --help | grep -q "^Comments are dropped" \

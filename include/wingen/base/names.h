@@ -9,7 +9,7 @@
 
 /*
  * A list inside a message: "a, b, c and 7 more".  A message never grows
- * with the stream (DESIGN.md, "Diagnostics are bounded"): it names the
+ * with the stream (a line per problem, each of bounded length): it names the
  * first WG_NAMES_SHOWN items and counts the rest, so a Service selecting
  * 20,000 workloads gets a line as long as one selecting four.  Items past
  * the shown ones cost a count, not a format.

@@ -14,7 +14,7 @@
 /*
  * The cluster's nodes as input: what wingen reads off v1 Node objects as
  * "kubectl get nodes -o json" (or -o yaml) prints them, and whether a pod
- * can be placed on a node.  Facts: reference/windows.md sections 1.2, 2
+ * can be placed on a node.  Facts: docs/windows-facts.md sections 1.2, 2
  * and 3; the rules are the scheduler's (k8s.io/component-helpers
  * scheduling/corev1: nodeaffinity, and ToleratesTaint in
  * k8s.io/api/core/v1 toleration.go).

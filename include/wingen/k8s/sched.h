@@ -9,7 +9,7 @@
 /*
  * Scheduling rules of the API server and scheduler, read off pod-spec
  * nodes: toleration supersets, required node affinity.  Facts:
- * reference/windows.md section 1.2.
+ * docs/windows-facts.md section 1.2.
  */
 
 /* A label a target node carries. */

@@ -15,7 +15,8 @@
 
 /*
  * KRM functions: one ResourceList in, one ResourceList out (the KRM
- * Functions Specification; reference/ecosystem.md section 1).
+ * Functions Specification, kubernetes-sigs/kustomize
+ * cmd/config/docs/api-conventions/functions-spec.md).
  *
  *   apiVersion: config.kubernetes.io/v1     (or v1beta1, v2alpha1: echoed)
  *   kind: ResourceList

@@ -17,7 +17,7 @@
  * The profile: which Windows builds the cluster runs, how Windows nodes are
  * tainted, which workloads are Windows workloads, and the plugin chain.
  * Loaded from YAML with libcyaml (apiVersion wingen.dev/v1alpha1, kind
- * Profile) and then checked for meaning; see DESIGN.md "The profile".
+ * Profile) and then checked for meaning; see docs/profile.md.
  *
  * Everything a loaded profile points to lives in its arena and is freed by
  * wg_profile_release().  A loaded profile is read-only.
