@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "wingen/base/alloc.h"
+#include "wingen/core/annotations.h"
 #include "wingen/core/runtimeclass.h"
 #include "wingen/core/pipeline.h"
 #include "wingen/k8s/identity.h"
@@ -20,6 +21,7 @@ static int run(struct wg_ctx *ctx, const struct wg_profile *p,
 	       struct wg_resources *list, const struct wg_chain *chain)
 {
 	wg_report_duplicates(ctx, list);
+	wg_report_annotation_typos(ctx, &p->kinds, list);
 	ctx->profile = p;
 	return wg_pipeline_run(ctx, list, chain);
 }
