@@ -20,12 +20,14 @@
 /* The name the generated profile text is loaded under; its diagnostics
  * are rebased (see rebase()) and never show this name. */
 #define FC_NAME "<functionConfig>"
+/* The name the data.workloads text is read under (see workloads()). */
+#define WORKLOADS_NAME "<data.workloads>"
 
 enum key {
 	K_RELEASE, K_RELEASES, K_DEFAULT, K_ARCH, K_HANDLER, K_RUNTIME_CLASS,
 	K_TAINT, K_IMAGE, K_KINDS, K_NAME, K_NAMESPACE, K_LABELS,
 	K_ANNOTATIONS, K_LINUX_PIN, K_SERVICES_FIX, K_NETWORK_MODE, K_DSR,
-	K_TRANSFORMS, K_STRICT, K_NODES, K_COUNT
+	K_TRANSFORMS, K_STRICT, K_NODES, K_WORKLOADS, K_COUNT
 };
 
 const struct wg_krm_key wg_krm_config_keys[] = {
@@ -53,6 +55,9 @@ const struct wg_krm_key wg_krm_config_keys[] = {
 	{ "nodes", "the cluster's nodes, as the text 'kubectl get nodes -o "
 	  "json' (or -o yaml) prints: the stream is checked against them "
 	  "(as check --nodes does)" },
+	{ "workloads", "more workload kinds: the YAML text of a profile's "
+	  "workloads: list (- group: example.com, kind: PodFarm, "
+	  "templates: [spec.template], ...)" },
 	{ NULL, NULL },
 };
 
@@ -235,7 +240,7 @@ void wg_krm_rebase(struct wg_ctx *ctx, const struct wg_krm *krm,
 	for (size_t i = first; i < ctx->log.ndiags; i++) {
 		struct wg_diag *d = &ctx->log.diags[i];
 		const struct wg_krm_pos *p;
-		const struct wg_node *at = fc, *from;
+		const struct wg_node *at = fc, *from = NULL;
 		const char *key = NULL;
 
 		if (!d->file || strcmp(d->file, FC_NAME) != 0)
@@ -251,9 +256,25 @@ void wg_krm_rebase(struct wg_ctx *ctx, const struct wg_krm *krm,
 				 || wg_node_col(p->src))) {
 			at = p->src;
 		}
-		if (key)
+		if (key && strcmp(key, "workloads") == 0 && d->field
+		    && strncmp(d->field, key, strlen(key)) == 0)
+			/* The setting is a list: which entry, which field. */
+			d->field = wg_arena_printf(&ctx->log.arena, "data.%s",
+						   d->field);
+		else if (key)
 			d->field = wg_arena_printf(&ctx->log.arena, "data.%s",
 						   key);
+		if (from && p->src != from
+		    && (wg_node_line(p->src) || wg_node_col(p->src)))
+			/* A node read from a setting's text (workloads) has
+			 * its place in that text: a block scalar or a
+			 * quoted string with escapes has no exact place in
+			 * the ResourceList, so say it in the message. */
+			d->message = wg_arena_printf(&ctx->log.arena,
+				"line %u column %u of the text: %s",
+				(unsigned)wg_node_line(p->src) + 1,
+				(unsigned)wg_node_col(p->src) + 1,
+				d->message);
 		d->file = wg_arena_strdup(&ctx->log.arena, krm->in->name);
 		d->line = at ? wg_node_line(at) + 1 : 0;
 		d->col = at ? wg_node_col(at) + 1 : 0;
@@ -417,6 +438,73 @@ static struct wg_node *taint(struct cm *cm)
 	return t;
 }
 
+/*
+ * The diagnostics from first on that the reader gave about the
+ * data.workloads text: at the value in the ResourceList, the place in
+ * the text in the message (as data.nodes).
+ */
+static void place_text(struct cm *cm, size_t first)
+{
+	struct wg_log *log = &cm->ctx->log;
+	const struct wg_node *v = cm->val[K_WORKLOADS];
+
+	for (size_t i = first; i < log->ndiags; i++) {
+		struct wg_diag *d = &log->diags[i];
+
+		if (!d->file || strcmp(d->file, WORKLOADS_NAME) != 0)
+			continue;
+		d->message = wg_arena_printf(&log->arena, "line %u column %u "
+					     "of the text: %s",
+					     (unsigned)d->line,
+					     (unsigned)d->col, d->message);
+		d->file = wg_arena_strdup(&log->arena, cm->krm->in->name);
+		d->line = wg_node_line(v) + 1;
+		d->col = wg_node_col(v) + 1;
+		d->field = "data.workloads";
+		cm->failed = true;
+	}
+}
+
+/*
+ * data.workloads: the YAML text of a profile's workloads: list, read into
+ * nodes that keep their places in the text (rebase names them) and are
+ * stamped as made of the setting; NULL when the text is not one YAML
+ * list (reported).  The loader checks the entries, as in a Profile.
+ */
+static struct wg_node *workloads(struct cm *cm)
+{
+	const struct wg_node *v = cm->val[K_WORKLOADS];
+	struct wg_input in = { WORKLOADS_NAME, wg_arena_strndup(cm->arena,
+			       v->u.str, v->len), v->len };
+	struct wg_node *seq = NULL, *more = NULL;
+	size_t first = cm->ctx->log.ndiags;
+	struct wg_reader r;
+	unsigned index;
+	int rc;
+
+	wg_reader_init(&r, cm->ctx, &in);
+	rc = wg_reader_next(&r, cm->arena, &seq, &index);
+	if (rc == 1)
+		rc = wg_reader_next(&r, cm->arena, &more, &index);
+	wg_reader_release(&r);
+	place_text(cm, first);
+	if (rc < 0 || cm->ctx->log.ndiags > first)
+		return NULL;
+	if (more) {
+		err(cm, v, name_of(K_WORKLOADS), "data.workloads holds more "
+		    "than one YAML document: give one list");
+		return NULL;
+	}
+	if (!wg_is_seq(seq)) {
+		err(cm, v, name_of(K_WORKLOADS), "data.workloads is not a "
+		    "YAML list: write the entries of a profile's workloads: "
+		    "(- group: example.com, kind: PodFarm, templates: "
+		    "[spec.template])");
+		return NULL;
+	}
+	return stamp(cm, seq, v);
+}
+
 static void set_builds(struct cm *cm, struct wg_node *windows)
 {
 	struct wg_arena *a = cm->arena;
@@ -545,6 +633,8 @@ static void apply(struct cm *cm, struct wg_node *tree)
 		    boolean(cm, K_LINUX_PIN));
 	if (cm->val[K_TRANSFORMS])
 		set(cm, tree, "transforms", list(cm, K_TRANSFORMS));
+	if (cm->val[K_WORKLOADS])
+		set(cm, tree, "workloads", workloads(cm));
 	if (cm->val[K_STRICT] && boolean(cm, K_STRICT))
 		cm->ctx->strict = strcmp(cm->text[K_STRICT], "true") == 0;
 }
