@@ -100,6 +100,10 @@ int wg_cli_report(struct wg_ctx *ctx, bool verbose);
  */
 int wg_cli_write(struct wg_ctx *ctx, const char *path, const struct wg_buf *out);
 
+/* A path as git prints it in diff headers: without leading "./" and "/".
+ * Points into path. */
+const char *wg_cli_diff_name(const char *path);
+
 /*
  * Writes every live resource of list to path (NULL: stdout) as a stream,
  * in chunks, so the text never exists whole in memory next to the tree;

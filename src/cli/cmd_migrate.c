@@ -170,16 +170,6 @@ static char *rc_path(const struct migrate_opts *o,
 	return wg_buf_detach(&b, NULL);
 }
 
-/* Name for diff headers: relative-looking, as git prints it. */
-static const char *diff_name(const char *path)
-{
-	while (path[0] == '.' && path[1] == '/')
-		path += 2;
-	while (path[0] == '/')
-		path++;
-	return path;
-}
-
 struct skipped {
 	const char *path;
 	const char *why;
@@ -394,11 +384,11 @@ static int write_diff(struct run *r)
 	int rc;
 
 	if (rc_changes(r))
-		wg_udiff(&out, diff_name(r->rc_target), r->rc_old,
+		wg_udiff(&out, wg_cli_diff_name(r->rc_target), r->rc_old,
 			 r->rc_old_len, r->rc_text.buf, r->rc_text.len, 3);
 	for (size_t i = 0; i < r->nmf; i++)
 		if (r->mf[i].changed)
-			wg_udiff_in(&out, diff_name(r->files.items[i]),
+			wg_udiff_in(&out, wg_cli_diff_name(r->files.items[i]),
 				    r->mf[i].in.data, r->mf[i].in.len,
 				    r->mf[i].out.buf, r->mf[i].out.len,
 				    r->mf[i].regions, r->mf[i].nregions, 3);

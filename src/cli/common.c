@@ -226,6 +226,15 @@ static int output_failed(struct wg_ctx *ctx, size_t before, int status)
 	return WG_EXIT_FAIL;
 }
 
+const char *wg_cli_diff_name(const char *path)
+{
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	while (path[0] == '/')
+		path++;
+	return path;
+}
+
 int wg_cli_write(struct wg_ctx *ctx, const char *path, const struct wg_buf *out)
 {
 	size_t before = ctx->log.ndiags;

@@ -21,15 +21,6 @@ static int chain(void *arg, struct wg_ctx *ctx, struct wg_resources *list)
 	return wg_cli_run_chain_mode(ctx, arg, list, WG_RC_NONE);
 }
 
-static const char *diff_name(const char *path)
-{
-	while (path[0] == '.' && path[1] == '/')
-		path += 2;
-	while (path[0] == '/')
-		path++;
-	return path;
-}
-
 static bool differs(const struct wg_chart_write *w)
 {
 	return !w->old || w->old_len != w->len
@@ -65,7 +56,7 @@ int wg_cli_migrate_charts(struct wg_ctx *ctx, const struct wg_profile *p,
 					&res[i].writes[j];
 
 				if (differs(w))
-					wg_udiff(&out, diff_name(w->path),
+					wg_udiff(&out, wg_cli_diff_name(w->path),
 						 w->old, w->old_len, w->text,
 						 w->len, 3);
 			}

@@ -161,6 +161,20 @@ static size_t lcs(const char **a, size_t n, const char **b, size_t m)
 	return t[n][m];
 }
 
+/* The 0-based first old line of the hunk whose header is at p. */
+static size_t hunk_first(const char *p)
+{
+	char *end;
+	long os, oc = 1;
+
+	ck_assert(strncmp(p, "@@ -", 4) == 0);
+	os = strtol(p + 4, &end, 10);
+	if (*end == ',')
+		oc = strtol(end + 1, NULL, 10);
+	/* An empty range names the line before the insertion. */
+	return oc ? (size_t)os - 1 : (size_t)os;
+}
+
 /* Applies the hunks of d to old (lines "x\n" of one letter); checks the
  * context and removed lines; returns the new text and the edit count. */
 static char *patch(const char *old, const char *d, size_t *edits)
@@ -172,16 +186,8 @@ static char *patch(const char *old, const char *d, size_t *edits)
 
 	*edits = 0;
 	while (*p) {
-		char *end;
-		long os, oc = 1;
-		size_t first;
+		size_t first = hunk_first(p);
 
-		ck_assert(strncmp(p, "@@ -", 4) == 0);
-		os = strtol(p + 4, &end, 10);
-		if (*end == ',')
-			oc = strtol(end + 1, NULL, 10);
-		/* An empty range names the line before the insertion. */
-		first = oc ? (size_t)os - 1 : (size_t)os;
 		ck_assert_uint_ge(first, at);
 		while (at < first)
 			wg_buf_add(&out, ov[at++], 2);
@@ -283,15 +289,8 @@ static char *patch_any(const char *old, const char *d, size_t *edits)
 
 	*edits = 0;
 	while (*p) {
-		long os, oc = 1;
-		char *end;
-		size_t first;
+		size_t first = hunk_first(p);
 
-		ck_assert(strncmp(p, "@@ -", 4) == 0);
-		os = strtol(p + 4, &end, 10);
-		if (*end == ',')
-			oc = strtol(end + 1, NULL, 10);
-		first = oc ? (size_t)os - 1 : (size_t)os;
 		for (; line < first; line++) {
 			const char *nl = strchr(at, '\n');
 
