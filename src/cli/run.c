@@ -84,33 +84,43 @@ static void check_runtime_classes(struct wg_ctx *ctx,
 				  struct wg_resources *list)
 {
 	struct wg_buf path = WG_BUF_INIT;
+	struct wg_arena a;
 
+	wg_arena_init(&a);
 	for (size_t i = 0; i < list->len; i++) {
 		struct wg_resource *res = list->items[i];
-		struct wg_podspec ps;
-		const struct wg_node *rcn, *os;
+		struct wg_podspec *pods;
+		size_t n;
 
-		if ((res->flags & WG_RES_DELETED)
-		    || !wg_podspec_find(res, &ps))
+		if (res->flags & WG_RES_DELETED)
 			continue;
-		rcn = wg_map_get(ps.spec, "runtimeClassName");
-		os = wg_path_get(ps.spec, "os.name");
-		if (!wg_is_scalar(rcn) || wg_node_is_null(rcn)
-		    || !wg_scalar_is(os, "windows")
-		    || known_runtime_class(p, rcn->u.str, rcn->len))
-			continue;
-		wg_podspec_path(&path, &ps, "runtimeClassName",
-				(const char *)NULL);
-		if (reported(ctx, res, path.buf))
-			continue;
-		wg_error(ctx, res, rcn, path.buf,
-			 "RuntimeClass '%.*s' is not one of the profile's "
-			 "(%s%s): a post-renderer emits no RuntimeClass, and "
-			 "the cluster gets only the profile's (wingen "
-			 "runtimeclasses)", (int)rcn->len, rcn->u.str,
-			 p->builds[0].runtime_class,
-			 p->nbuilds > 1 ? ", ..." : "");
+		/* every pod spec: lists of templates, declared kinds */
+		n = wg_podspec_find_all(&a, &p->kinds, res, &pods);
+		for (size_t k = 0; k < n; k++) {
+			const struct wg_podspec *ps = &pods[k];
+			const struct wg_node *rcn, *os;
+
+			rcn = wg_map_get(ps->spec, "runtimeClassName");
+			os = wg_path_get(ps->spec, "os.name");
+			if (!wg_is_scalar(rcn) || wg_node_is_null(rcn)
+			    || !wg_scalar_is(os, "windows")
+			    || known_runtime_class(p, rcn->u.str, rcn->len))
+				continue;
+			wg_podspec_path(&path, ps, "runtimeClassName",
+					(const char *)NULL);
+			if (reported(ctx, res, path.buf))
+				continue;
+			wg_error(ctx, res, rcn, path.buf,
+				 "RuntimeClass '%.*s' is not one of the "
+				 "profile's (%s%s): a post-renderer emits no "
+				 "RuntimeClass, and the cluster gets only the "
+				 "profile's (wingen runtimeclasses)",
+				 (int)rcn->len, rcn->u.str,
+				 p->builds[0].runtime_class,
+				 p->nbuilds > 1 ? ", ..." : "");
+		}
 	}
+	wg_arena_release(&a);
 	wg_buf_release(&path);
 }
 

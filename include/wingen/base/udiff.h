@@ -43,10 +43,10 @@ size_t wg_udiff_hunks(struct wg_buf *out, const char *old, size_t old_len,
  * The same, searching only inside the n regions (see above).  The text
  * between regions is compared byte for byte first; when it is not equal
  * (the regions were wrong) the whole texts are diffed as
- * wg_udiff_hunks() does, so the result is right either way.  The hunks
- * are the ones wg_udiff_hunks() writes whenever the shortest edit script
- * of each region is the shortest of the whole (always so when regions
- * are separated by more than 2 * context equal lines).
+ * wg_udiff_hunks() does, so the result is right either way.  Each
+ * region's script is its own shortest; the whole diff can be shorter
+ * still when it matches lines across regions, so the two may differ
+ * (both patch old into new_).
  */
 size_t wg_udiff_hunks_in(struct wg_buf *out, const char *old, size_t old_len,
 			 const char *new_, size_t new_len,
