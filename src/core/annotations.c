@@ -26,10 +26,11 @@ static bool is_known(const char *key, size_t len)
 }
 
 /* Checks one annotations mapping; where names it for messages
- * ("metadata.annotations" or a pod template's path). */
+ * ("metadata.annotations" or a pod template's path).  A known key is read
+ * in either place (select.h), so only unknown ones are reported. */
 static void check_map(struct wg_ctx *ctx, struct wg_arena *a,
 		      const struct wg_resource *res, const struct wg_node *m,
-		      const char *where, bool on_template)
+		      const char *where)
 {
 	static const size_t dlen = sizeof(WG_DOMAIN) - 1;
 
@@ -51,12 +52,6 @@ static void check_map(struct wg_ctx *ctx, struct wg_arena *a,
 				   hint ? "; did you mean '" : "",
 				   hint ? hint : "", hint ? "'?" : "",
 				   known[0], known[1], known[2]);
-		} else if (on_template) {
-			wg_warning(ctx, res, v, field, "is read on the object's "
-				   "own metadata.annotations, not on its pod "
-				   "template (where a Helm chart's podAnnotations "
-				   "puts it): here it has no effect; move it to "
-				   "metadata.annotations");
 		}
 	}
 }
@@ -77,7 +72,7 @@ void wg_report_annotation_typos(struct wg_ctx *ctx,
 			continue;
 		check_map(ctx, &a, res,
 			  wg_path_get(res->root, "metadata.annotations"),
-			  "metadata.annotations", false);
+			  "metadata.annotations");
 		n = wg_podspec_find_all(&a, extra, res, &ps);
 		for (size_t k = 0; k < n; k++) {
 			struct wg_buf path = WG_BUF_INIT;
@@ -87,7 +82,7 @@ void wg_report_annotation_typos(struct wg_ctx *ctx,
 				continue;	/* a Pod is its own template */
 			wg_podspec_tmpl_path(&path, &ps[k], "metadata",
 					     "annotations", (const char *)NULL);
-			check_map(ctx, &a, res, m, path.buf, true);
+			check_map(ctx, &a, res, m, path.buf);
 			wg_buf_release(&path);
 		}
 		wg_arena_clear(&a);

@@ -493,6 +493,83 @@ static void legacy_route(struct wg_ctx *ctx, struct wg_resource *res,
 	wg_buf_release(&path);
 }
 
+/*
+ * One of wingen's annotations as the workload gives it: on the object's
+ * own metadata.annotations, or on a pod template's (where a Helm chart's
+ * podAnnotations puts it), read alike.  The object's comes first, then the
+ * templates in order; a later place that says something else is an error
+ * there naming the first (the workload is then left alone: two owners of
+ * one chart disagree, and neither may silently win).
+ */
+struct ann {
+	const struct wg_node *node;	/* NULL: not given */
+	const char *field;		/* its field path, for messages */
+	bool on_template;		/* read on a pod template */
+};
+
+static bool same_text(const struct wg_node *a, const struct wg_node *b)
+{
+	return wg_is_scalar(a) && wg_is_scalar(b) && a->len == b->len
+	       && memcmp(a->u.str, b->u.str, a->len) == 0;
+}
+
+static void read_ann(struct wg_ctx *ctx, struct wg_arena *arena,
+		     struct wg_resource *res, struct wg_selection *sel,
+		     const char *key, struct ann *out)
+{
+	struct wg_buf path = WG_BUF_INIT;
+
+	out->node = wg_map_get(wg_path_get(res->root, "metadata.annotations"),
+			       key);
+	out->field = wg_arena_printf(arena, "metadata.annotations.[%s]", key);
+	out->on_template = false;
+	for (size_t i = 0; i < sel->npods; i++) {
+		const struct wg_podspec *ps = &sel->pods[i];
+		const struct wg_node *t;
+		const char *field;
+
+		if (ps->tmpl == res->root)
+			continue;	/* a Pod is its own template */
+		t = wg_map_get(wg_podspec_annotations(ps), key);
+		if (!t)
+			continue;
+		wg_podspec_tmpl_path(&path, ps, "metadata", "annotations",
+				     (const char *)NULL);
+		field = wg_arena_printf(arena, "%s.[%s]", path.buf, key);
+		wg_buf_reset(&path);
+		if (!out->node) {
+			out->node = t;
+			out->field = field;
+			out->on_template = true;
+		} else if (!same_text(out->node, t)) {
+			wg_error(ctx, res, t, field, "'%.*s' contradicts "
+				 "'%.*s' of %s (line %u column %u): give %s "
+				 "once, or the same value in both places",
+				 wg_is_scalar(t) ? (int)t->len : 0,
+				 wg_is_scalar(t) ? t->u.str : "",
+				 wg_is_scalar(out->node) ? (int)out->node->len
+				 : 0, wg_is_scalar(out->node)
+				 ? out->node->u.str : "", out->field,
+				 wg_node_line(out->node) + 1,
+				 wg_node_col(out->node) + 1, key);
+			sel->failed = true;
+		}
+	}
+	wg_buf_release(&path);
+}
+
+/* "annotation wingen.dev/windows", with the template's path when it was
+ * read there. */
+static const char *ann_why(struct wg_arena *arena, const struct ann *a,
+			   const char *key)
+{
+	if (!a->on_template)
+		return wg_arena_printf(arena, "annotation %s", key);
+	return wg_arena_printf(arena, "annotation %s (%.*s)", key,
+			       (int)(strlen(a->field) - strlen(key) - 3),
+			       a->field);
+}
+
 static const char *build_label(struct wg_arena *arena,
 			       const struct wg_build *b)
 {
@@ -513,10 +590,11 @@ static void list_builds(struct wg_buf *out, const struct wg_profile *p)
 /* Reads the wingen.dev/windows-build annotation into sel->build. */
 static void annotated_build(struct wg_ctx *ctx, struct wg_arena *arena,
 			    struct wg_resource *res, struct wg_selection *sel,
-			    const struct wg_node *ann)
+			    const struct ann *a)
 {
 	const struct wg_profile *p = ctx->profile;
-	const char *field = "metadata.annotations.[" WG_ANNOTATION_BUILD "]";
+	const struct wg_node *ann = a->node;
+	const char *field = a->field;
 	const struct wg_build *b = NULL;
 
 	if (!sel->windows) {
@@ -547,7 +625,7 @@ static void annotated_build(struct wg_ctx *ctx, struct wg_arena *arena,
 		return;
 	}
 	sel->build = b;
-	sel->build_why = "annotation " WG_ANNOTATION_BUILD;
+	sel->build_why = ann_why(arena, a, WG_ANNOTATION_BUILD);
 }
 
 /*
@@ -557,10 +635,11 @@ static void annotated_build(struct wg_ctx *ctx, struct wg_arena *arena,
  */
 static void annotated_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 			      struct wg_resource *res, struct wg_selection *sel,
-			      const struct wg_node *ann)
+			      const struct ann *a)
 {
 	const struct wg_profile *p = ctx->profile;
-	const char *field = "metadata.annotations.[" WG_ANNOTATION_BUILDS "]";
+	const struct wg_node *ann = a->node;
+	const char *field = a->field;
 	char *text = wg_is_scalar(ann) ? wg_scalar_dup(arena, ann) : NULL;
 	const struct wg_build **t;
 	struct wg_buf builds = WG_BUF_INIT;
@@ -618,7 +697,7 @@ static void annotated_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 		goto fail;
 	sel->targets = t;
 	sel->ntargets = n;
-	sel->targets_why = "annotation " WG_ANNOTATION_BUILDS;
+	sel->targets_why = ann_why(arena, a, WG_ANNOTATION_BUILDS);
 	return;
 fail:
 	sel->failed = true;
@@ -628,13 +707,13 @@ fail:
 /* The targets of a Windows workload (annotation, else its entry). */
 static void find_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 			 struct wg_resource *res, struct wg_selection *sel,
-			 const struct wg_node *plural)
+			 const struct ann *plural)
 {
 	const struct wg_profile *p = ctx->profile;
 	const struct wg_select *e = sel->by == WG_SEL_ENTRY
 				    ? &p->select[sel->entry] : NULL;
 
-	if (plural) {
+	if (plural->node) {
 		annotated_targets(ctx, arena, res, sel, plural);
 	} else if (e && e->nbuilds > 1) {
 		sel->targets = e->builds;
@@ -647,19 +726,19 @@ static void find_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 /* A singular wingen.dev/windows-build names the one build, and must be one
  * of wingen.dev/windows-builds when both are there. */
 static void single_build(struct wg_ctx *ctx, struct wg_resource *res,
-			 struct wg_selection *sel, const struct wg_node *bann,
-			 const struct wg_node *plural)
+			 struct wg_selection *sel, const struct ann *single,
+			 const struct ann *plural)
 {
+	const struct wg_node *bann = single->node;
 	bool listed = false;
 
 	for (size_t i = 0; i < sel->ntargets; i++)
 		listed = listed || sel->targets[i] == sel->build;
-	if (sel->windows && plural && sel->ntargets && !listed) {
-		wg_error(ctx, res, bann, "metadata.annotations.["
-			 WG_ANNOTATION_BUILD "]", "'%.*s' is not one of the "
-			 "builds annotation %s lists ('%.*s')", (int)bann->len,
-			 bann->u.str, WG_ANNOTATION_BUILDS, (int)plural->len,
-			 plural->u.str);
+	if (sel->windows && plural->node && sel->ntargets && !listed) {
+		wg_error(ctx, res, bann, single->field, "'%.*s' is not one of "
+			 "the builds annotation %s lists ('%.*s')",
+			 (int)bann->len, bann->u.str, WG_ANNOTATION_BUILDS,
+			 (int)plural->node->len, plural->node->u.str);
 		sel->failed = true;
 		sel->windows = false;
 	}
@@ -708,20 +787,21 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 	struct wg_select_state *st = state(list);
 	size_t *matches = counters(p, list);
 	struct wg_arena *arena = &list->arena;
-	const struct wg_node *anns = wg_path_get(res->root,
-						 "metadata.annotations");
-	const struct wg_node *force = wg_map_get(anns, WG_ANNOTATION_WINDOWS);
-	const struct wg_node *bann = wg_map_get(anns, WG_ANNOTATION_BUILD);
-	const struct wg_node *plural = wg_map_get(anns, WG_ANNOTATION_BUILDS);
+	struct ann forced, single, plural;
+	const struct wg_node *force, *bann;
 	struct match m = { ctx, res, 0 };
 	struct wg_buf field = WG_BUF_INIT;
 	bool hp_pod = false;
 	long first = -1;
 
+	read_ann(ctx, arena, res, sel, WG_ANNOTATION_WINDOWS, &forced);
+	read_ann(ctx, arena, res, sel, WG_ANNOTATION_BUILD, &single);
+	read_ann(ctx, arena, res, sel, WG_ANNOTATION_BUILDS, &plural);
+	force = forced.node;
+	bann = single.node;
 	if (force && !wg_scalar_is(force, "true")
 	    && !wg_scalar_is(force, "false")) {
-		wg_error(ctx, res, force,
-			 "metadata.annotations.[" WG_ANNOTATION_WINDOWS "]",
+		wg_error(ctx, res, force, forced.field,
 			 "'%.*s' is not \"true\" or \"false\"",
 			 wg_is_scalar(force) ? (int)force->len : 0,
 			 wg_is_scalar(force) ? force->u.str : "");
@@ -750,7 +830,7 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 		sel->opted_out = true;
 	} else if (force) {
 		sel->by = WG_SEL_ANNOTATION;
-		sel->why = "annotation " WG_ANNOTATION_WINDOWS;
+		sel->why = ann_why(arena, &forced, WG_ANNOTATION_WINDOWS);
 	} else if (first >= 0) {
 		sel->by = WG_SEL_ENTRY;
 		sel->entry = (size_t)first;
@@ -764,18 +844,18 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 	}
 	sel->windows = sel->by != WG_SEL_NONE;
 	if (sel->windows)
-		find_targets(ctx, arena, res, sel, plural);
+		find_targets(ctx, arena, res, sel, &plural);
 	if (sel->windows)
 		choose_build(arena, p, sel);
-	if (plural && !sel->windows && !sel->opted_out && !sel->failed)
-		wg_warning(ctx, res, plural, "metadata.annotations.["
-			   WG_ANNOTATION_BUILDS "]", "annotation '%s' has no "
+	if (plural.node && !sel->windows && !sel->opted_out && !sel->failed)
+		wg_warning(ctx, res, plural.node, plural.field, "annotation "
+			   "'%s' has no "
 			   "effect: not a Windows workload (add %s: \"true\" "
 			   "to select it)", WG_ANNOTATION_BUILDS,
 			   WG_ANNOTATION_WINDOWS);
 	if (bann) {
-		annotated_build(ctx, arena, res, sel, bann);
-		single_build(ctx, res, sel, bann, plural);
+		annotated_build(ctx, arena, res, sel, &single);
+		single_build(ctx, res, sel, &single, &plural);
 	}
 	if (sel->ntargets == 1) {	/* one build listed: no fan-out */
 		sel->targets = NULL;
@@ -789,9 +869,8 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 					      build_label(arena, sel->build),
 					      sel->build_why);
 		if (sel->ntargets && !fan_out)
-			wg_warning(ctx, res, plural, plural ? "metadata."
-				   "annotations.[" WG_ANNOTATION_BUILDS "]"
-				   : NULL, "targets %zu builds (%s), but the "
+			wg_warning(ctx, res, plural.node, plural.node
+				   ? plural.field : NULL, "targets %zu builds (%s), but the "
 				   "profile's transforms have no fan-out step: "
 				   "only build %s is used", sel->ntargets,
 				   sel->targets_why,
@@ -799,11 +878,8 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 		if (!fan_out)	/* fan-out checks each copy's images */
 			check_images(ctx, res, sel);
 		if (embedded(p))
-			legacy_route(ctx, res, sel, bann ? bann : plural,
-				     bann ? "metadata.annotations.["
-				     WG_ANNOTATION_BUILD "]"
-				     : "metadata.annotations.["
-				     WG_ANNOTATION_BUILDS "]");
+			legacy_route(ctx, res, sel, bann ? bann : plural.node,
+				     bann ? single.field : plural.field);
 	}
 out:
 	wg_buf_release(&field);

@@ -17,9 +17,9 @@
  *
  * A workload (a kind of podspec.h with a pod spec) is a Windows workload
  * when, in this order:
- *  1. annotation wingen.dev/windows on the object's metadata is "true"
- *     (forced in) or "false" (forced out, even if a rule below holds);
- *     any other value is an error at the annotation;
+ *  1. annotation wingen.dev/windows is "true" (forced in) or "false"
+ *     (forced out, even if a rule below holds); any other value is an
+ *     error at the annotation;
  *  2. a windows.select entry matches: entries are OR'ed, the fields of one
  *     entry AND'ed:
  *       kinds        the kind is one of them
@@ -64,6 +64,15 @@
  * the profile's chain, the image check below waits for it (fan-out checks
  * each copy's images for the copy's build); without one, a warning says
  * that only build is used.
+ *
+ * Annotations (wingen.dev/windows, -build, -builds) are read on the
+ * object's metadata.annotations and on each pod template's
+ * metadata.annotations (where a Helm chart's podAnnotations puts them),
+ * alike.  The same key in two places with different values is an error at
+ * the later one (templates after the object, in order) naming the first,
+ * and the resource is then left alone (failed).  Change reasons name a
+ * template's annotation with its path: "annotation wingen.dev/windows
+ * (spec.template.metadata.annotations)".
  *
  * A PCRE2 match or depth limit hit is an error naming the pattern, and
  * the resource is then left alone (failed).
