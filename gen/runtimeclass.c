@@ -603,7 +603,7 @@ static void builds_used(struct wg_ctx *ctx, struct wg_resources *list,
 	bool any = false;
 
 	for (size_t i = 0; i < p->nbuilds; i++)
-		used[i] = strcmp(p->path, "<default>") != 0;
+		used[i] = !p->path || strcmp(p->path, "<default>") != 0;
 	if (used[0])
 		return;
 	for (size_t i = 0; i < list->len; i++) {

@@ -401,7 +401,7 @@ static bool agrees(const struct wg_selection *sel, const struct wg_build *b)
 
 static bool embedded(const struct wg_profile *p)
 {
-	return strcmp(p->path, "<default>") == 0;
+	return p->path && strcmp(p->path, "<default>") == 0;
 }
 
 static void choose_build(struct wg_arena *arena, const struct wg_profile *p,
@@ -704,10 +704,158 @@ fail:
 	sel->windows = false;
 }
 
+/* Whether the pod spec's own nodeSelector and required node affinity
+ * admit build b's nodes (a selector the user wrote is the user's choice:
+ * the node-agent rule never widens it). */
+static bool spec_admits(const struct wg_selection *sel,
+			const struct wg_build *b)
+{
+	const struct wg_label labels[] = {
+		{ WG_LABEL_OS, "windows" },
+		{ WG_LABEL_ARCH, b->arch },
+		{ WG_LABEL_WINDOWS_BUILD, b->release->build },
+	};
+
+	for (size_t i = 0; i < sel->npods; i++) {
+		const struct wg_node *ns = wg_map_get(sel->pods[i].spec,
+						      "nodeSelector");
+
+		for (size_t k = 0; k < 2; k++) {
+			const struct wg_node *v = wg_map_get(ns, arch_keys[k]);
+
+			if (wg_is_scalar(v) && !wg_scalar_is(v, b->arch))
+				return false;
+		}
+		if (wg_affinity_judge(sel->pods[i].spec, labels,
+				      sel->host_process ? 2 : 3, NULL)
+		    == WG_AFFINITY_EXCLUDES)
+			return false;
+	}
+	return true;
+}
+
+/* Whether a pod template names one build itself: a windows-build
+ * nodeSelector key, or a runtimeClassName other than the -multi one an
+ * earlier run wrote. */
+static bool names_one_build(struct wg_arena *arena, const struct wg_profile *p,
+			    const struct wg_selection *sel)
+{
+	for (size_t i = 0; i < sel->npods; i++) {
+		const struct wg_node *ns = wg_map_get(sel->pods[i].spec,
+						      "nodeSelector");
+		const struct wg_node *rcn = wg_map_get(sel->pods[i].spec,
+						       "runtimeClassName");
+		bool multi = false;
+
+		for (size_t j = 0; wg_is_scalar(rcn) && j < p->nbuilds; j++)
+			multi = multi || wg_scalar_is(rcn, wg_arena_printf(
+				arena, "%s-multi", p->builds[j].runtime_class));
+		if (wg_map_get(ns, WG_LABEL_WINDOWS_BUILD)
+		    || (!wg_node_is_null(rcn) && !multi))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A node agent (a kind with kinds.c's node_agent: a DaemonSet) or a
+ * HostProcess workload runs one pod on every node it may; in a profile of
+ * several builds, narrowing it to the default build would leave the other
+ * builds' nodes without it (a CSI node plugin, a log shipper).  So it
+ * reaches every build of the profile whose hosts run its images and that
+ * its own nodeSelector and affinity admit, of one arch: the arch of the
+ * default build when that is one of them, else of the first.  A
+ * DaemonSet's several builds become its fan-out targets (fan-out keeps it
+ * one workload: required affinity In those builds and the -multi
+ * RuntimeClass, its images being the same on each); a HostProcess
+ * workload needs no targets, since it carries no build key and no
+ * RuntimeClass and so already runs on every build of its arch.
+ *
+ * The builds it cannot reach because of an image, or because they are of
+ * another arch, are a warning naming them (a pod spec is written for one
+ * kubernetes.io/arch); those its own selector rules out are its choice
+ * and are not named.  Not for a workload that names one build itself
+ * (annotation wingen.dev/windows-build, a windows-build nodeSelector key,
+ * a RuntimeClass), nor in the embedded default, whose builds are routes,
+ * not the cluster's.
+ */
+static void node_agent_targets(struct wg_ctx *ctx, struct wg_arena *arena,
+			       struct wg_resource *res,
+			       struct wg_selection *sel)
+{
+	const struct wg_profile *p = ctx->profile;
+	const struct wg_build **t, **ok;
+	struct wg_buf rest = WG_BUF_INIT, path = WG_BUF_INIT;
+	struct wg_image_ref ref;
+	const struct wg_node *image = NULL, *at = NULL;
+	const char *arch = NULL, *at_path = NULL;
+	size_t n = 0, nok = 0, nmiss = 0;
+
+	if (p->nbuilds < 2 || embedded(p)
+	    || !(sel->host_process
+		 || (sel->pod.kind && sel->pod.kind->node_agent))
+	    || names_one_build(arena, p, sel))
+		return;
+	ok = wg_arena_zalloc(arena, p->nbuilds * sizeof(*ok));
+	t = wg_arena_zalloc(arena, p->nbuilds * sizeof(*t));
+	for (size_t i = 0; i < p->nbuilds; i++) {
+		const struct wg_build *b = &p->builds[i];
+
+		if (!spec_admits(sel, b))
+			continue;	/* its own choice */
+		if ((image = image_misfit(sel, b, &ref, NULL))) {
+			if (!at) {
+				at = image_misfit(sel, b, &ref, &path);
+				at_path = path.buf;
+			}
+			wg_buf_addf(&rest, "%s%s (whose hosts cannot run "
+				    "'%.*s')", nmiss++ ? ", " : "",
+				    build_label(arena, b), (int)image->len,
+				    image->u.str);
+			continue;
+		}
+		ok[nok++] = b;
+		if (b == p->default_build)
+			arch = b->arch;
+	}
+	if (!nok)
+		goto out;	/* no build: the usual errors say why */
+	if (!arch)
+		arch = ok[0]->arch;
+	for (size_t i = 0; i < nok; i++) {
+		if (strcmp(ok[i]->arch, arch) == 0) {
+			t[n++] = ok[i];
+			continue;
+		}
+		wg_buf_addf(&rest, "%s%s (another arch: one workload is "
+			    "written for the builds of one %s)",
+			    nmiss++ ? ", " : "", build_label(arena, ok[i]),
+			    WG_LABEL_ARCH);
+	}
+	if (nmiss)
+		wg_warning(ctx, res, at, at_path, "a %s reaches only %zu of "
+			   "the profile's %zu builds: not %s; give those "
+			   "nodes an agent of their own (a copy with "
+			   "annotation %s)", sel->host_process
+			   ? "HostProcess workload" : "node agent", n,
+			   p->nbuilds, rest.buf, WG_ANNOTATION_BUILD);
+	if (n < 2 || sel->host_process)
+		goto out;
+	sel->targets = t;
+	sel->ntargets = n;
+	sel->targets_why = n == p->nbuilds
+		? "a node agent: every build of the profile"
+		: "a node agent: every build it can reach";
+out:
+	wg_buf_release(&rest);
+	wg_buf_release(&path);
+}
+
 /* The targets of a Windows workload (annotation, else its entry). */
 static void find_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 			 struct wg_resource *res, struct wg_selection *sel,
-			 const struct ann *plural)
+			 const struct ann *plural,
+			 const struct wg_node *bann)
 {
 	const struct wg_profile *p = ctx->profile;
 	const struct wg_select *e = sel->by == WG_SEL_ENTRY
@@ -720,6 +868,8 @@ static void find_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 		sel->ntargets = e->nbuilds;
 		sel->targets_why = wg_arena_printf(arena,
 			"windows.select[%zu].builds", sel->entry);
+	} else if (!(e && e->nbuilds) && !bann) {
+		node_agent_targets(ctx, arena, res, sel);
 	}
 }
 
@@ -844,7 +994,7 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 	}
 	sel->windows = sel->by != WG_SEL_NONE;
 	if (sel->windows)
-		find_targets(ctx, arena, res, sel, &plural);
+		find_targets(ctx, arena, res, sel, &plural, bann);
 	if (sel->windows)
 		choose_build(arena, p, sel);
 	if (plural.node && !sel->windows && !sel->opted_out && !sel->failed)

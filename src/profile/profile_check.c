@@ -454,7 +454,7 @@ static bool check_build(struct wg_profile_loader *L, size_t i,
 	b->release = by_name ? by_name : by_number;
 	if (ok && !wg_release_find(b->release->build))
 		;	/* not in the catalogue: warned above */
-	else if (strcmp(L->p->path, "<default>") == 0)
+	else if (L->p->path && strcmp(L->p->path, "<default>") == 0)
 		;	/* the embedded default's legacy ltsc2019 is a route,
 			   warned per workload routed to it (core/select.c) */
 	else if (ok && b->release->end_of_life)

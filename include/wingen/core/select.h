@@ -55,8 +55,12 @@
  * several builds when annotation wingen.dev/windows-builds lists them
  * (comma-separated release names, aliases, build numbers or RuntimeClass
  * names of profile builds; anything else, or a build twice, is an error
- * at the annotation), else when its matching entry lists several builds.
- * They go in targets, in order, and build is the first of them the pod
+ * at the annotation), else when its matching entry lists several builds,
+ * else, for a node agent (kinds.h node_agent) in a user's profile of
+ * several builds that names no build itself, every build its images and
+ * its own selectors admit, of one arch (the others are a warning naming
+ * them; a HostProcess workload gets that warning but no targets: it has
+ * no build key).  They go in targets, in order, and build is the first of them the pod
  * spec agrees with (else the first).  Annotation wingen.dev/windows-build
  * names one build and wins over both: that is how fan-out's copies (and a
  * user's own pick) say which build they are; it must then be one of
