@@ -209,6 +209,7 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 	bool objects = false, json, nested = false;
 	size_t file_first;
 	const char *file, *path = in->name;
+	struct wg_pos_scan *scan;
 	int rc;
 
 	memset(f, 0, sizeof(*f));
@@ -224,6 +225,9 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		return 0;
 	}
 	wg_reader_init(&r, ctx, &f->in);
+	scan = wg_pos_scan_start(&f->ix, f->in.data, f->in.len);
+	r.observe = wg_pos_scan_event;
+	r.observe_arg = scan;
 	while ((rc = wg_reader_next(&r, &list->arena, &root, &index)) > 0) {
 		WG_GROW(f->docs, cap, f->ndocs + 1);
 		f->docs[f->ndocs].root = root;
@@ -233,8 +237,13 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 	}
 	json = r.json_stream;
 	wg_reader_release(&r);
+	f->scanned = wg_pos_scan_finish(scan) == 0 && rc == 0;
+	if (!f->scanned)
+		wg_pos_index_release(&f->ix);
 	if (rc < 0)
 		return -1;
+	if (json || !objects)
+		wg_pos_index_release(&f->ix);
 	if (json) {
 		f->skip = "a stream of JSON objects";
 		f->skip_kind = wg_migrate_text_workload(f->in.data, f->in.len,
@@ -275,6 +284,7 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		f->skip = "a List inside a List (migrate edits the items of one "
 			  "List only)";
 		list->len = file_first;	/* its objects take no part */
+		wg_pos_index_release(&f->ix);
 		f->skip_kind = wg_migrate_text_workload(f->in.data, f->in.len,
 						       &f->skip_line);
 	}
@@ -288,6 +298,7 @@ void wg_migrate_file_release(struct wg_migrate_file *f)
 	wg_buf_release(&f->out);
 	free(f->regions);
 	free(f->mine);
+	wg_pos_index_release(&f->ix);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -344,7 +355,8 @@ struct finisher {
 	struct wg_ctx *ctx;
 	struct wg_migrate_file *f;
 	const struct wg_migrate_opts *opts;
-	struct wg_pos_index ix;
+	struct wg_pos_index *ix;	/* the file's scan, or own */
+	struct wg_pos_index own;	/* the whole file indexed here */
 	struct docstate *docs;
 	struct wg_arena arena;	/* paths, copies */
 };
@@ -393,14 +405,39 @@ static void group(struct finisher *fin, const struct wg_resources *list)
 	}
 }
 
-static struct wg_pos_node *resource_pos(const struct finisher *fin,
+/* Indexes the whole file here: when it was not scanned at load, or a
+ * document's text alone does not parse as the scan saw it. */
+static int index_whole(struct finisher *fin)
+{
+	const char *err;
+	size_t err_line;
+
+	if (fin->ix == &fin->own)
+		return -1;	/* already whole, and that failed */
+	fin->ix = &fin->own;
+	if (wg_pos_index_build(&fin->own, fin->f->in.data, fin->f->in.len,
+			       &err, &err_line)
+	    || fin->own.ndocs != fin->f->ndocs)
+		return -1;
+	return 0;
+}
+
+/* The position nodes of document d, built when first asked for. */
+static struct wg_pos_node *doc_pos(struct finisher *fin, size_t d)
+{
+	if (d >= fin->ix->ndocs)
+		return NULL;
+	if (wg_pos_index_doc(fin->ix, d) && index_whole(fin))
+		return NULL;
+	return fin->ix->docs[d].root;
+}
+
+static struct wg_pos_node *resource_pos(struct finisher *fin,
 					const struct payload *pl)
 {
 	struct wg_pos_node *root;
 
-	if (pl->doc >= fin->ix.ndocs)
-		return NULL;
-	root = fin->ix.docs[pl->doc].root;
+	root = doc_pos(fin, pl->doc);
 	if (pl->item >= 0) {
 		struct wg_pos_node *items = NULL;
 
@@ -465,7 +502,7 @@ static void plan_doc(struct finisher *fin, struct docstate *ds,
 				    NULL);
 		} else {
 			wg_pos_map_add_tree(&map, pl->before, pos);
-			if (wg_migrate_plan(&fin->ix, &map, &changes, 0,
+			if (wg_migrate_plan(fin->ix, &map, &changes, 0,
 					    changes.len, edits, &why)) {
 				const char *path =
 					changes.items[why.change].path;
@@ -551,7 +588,7 @@ static void emit_yaml(struct finisher *fin, struct wg_buf *out,
 {
 	struct wg_buf tmp = WG_BUF_INIT;
 	struct wg_yaml_writer w;
-	bool crlf = strcmp(fin->ix.eol, "\r\n") == 0;
+	bool crlf = strcmp(fin->ix->eol, "\r\n") == 0;
 
 	wg_yaml_writer_init(&w, &tmp);
 	for (size_t i = 0; i < n; i++)
@@ -573,7 +610,7 @@ static void emit_yaml(struct finisher *fin, struct wg_buf *out,
 static void reformat(struct finisher *fin, const struct docstate *ds,
 		     size_t d, size_t start, size_t end, struct wg_buf *out)
 {
-	const struct wg_pos_node *pos = fin->ix.docs[d].root;
+	const struct wg_pos_node *pos = doc_pos(fin, d);
 	const struct wg_node **roots;
 	const struct wg_node *root = doc_root(fin, ds, &fin->f->docs[d]);
 	bool list = ds->nres
@@ -585,13 +622,13 @@ static void reformat(struct finisher *fin, const struct docstate *ds,
 		roots[n++] = root;
 	for (size_t i = 0; !list && i < ds->nextra; i++)
 		roots[n++] = ds->extra[i]->root;
-	wg_buf_add(out, fin->ix.data + start, pos->start - start);
+	wg_buf_add(out, fin->ix->data + start, pos->start - start);
 	/* content that ended with its line break (a block scalar last)
 	 * is replaced up to the next line */
 	emit_yaml(fin, out, roots, n, pos->end > pos->start
-		  && (fin->ix.data[pos->end - 1] == '\n'
-		      || fin->ix.data[pos->end - 1] == '\r'));
-	wg_buf_add(out, fin->ix.data + pos->end, end - pos->end);
+		  && (fin->ix->data[pos->end - 1] == '\n'
+		      || fin->ix->data[pos->end - 1] == '\r'));
+	wg_buf_add(out, fin->ix->data + pos->end, end - pos->end);
 	free(roots);
 }
 
@@ -603,13 +640,13 @@ static void add_documents(struct finisher *fin, const struct docstate *ds,
 	const struct wg_node **roots = wg_xcalloc(ds->nextra,
 						  sizeof(*roots));
 	struct wg_buf text = WG_BUF_INIT;
-	const char *d = fin->ix.data;
+	const char *d = fin->ix->data;
 
 	for (size_t i = 0; i < ds->nextra; i++)
 		roots[i] = ds->extra[i]->root;
 	if (end && d[end - 1] != '\n' && d[end - 1] != '\r')
-		wg_buf_addstr(&text, fin->ix.eol);
-	wg_buf_addf(&text, "---%s", fin->ix.eol);
+		wg_buf_addstr(&text, fin->ix->eol);
+	wg_buf_addf(&text, "---%s", fin->ix->eol);
 	emit_yaml(fin, &text, roots, ds->nextra, true);
 	wg_edits_add(edits, end, end, text.buf, text.len);
 	wg_buf_release(&text);
@@ -654,8 +691,6 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		      const struct wg_migrate_opts *opts)
 {
 	struct finisher fin;
-	const char *err;
-	size_t err_line;
 	int rc = 0;
 
 	if (f->skip)
@@ -667,9 +702,9 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 	wg_arena_init(&fin.arena);
 	wg_buf_reset(&f->out);
 	f->nregions = 0;
-	if (wg_pos_index_build(&fin.ix, f->in.data, f->in.len, &err,
-			       &err_line) || fin.ix.ndocs != f->ndocs) {
-		wg_pos_index_release(&fin.ix);
+	fin.ix = &f->ix;
+	if ((!f->scanned || f->ix.ndocs != f->ndocs) && index_whole(&fin)) {
+		wg_pos_index_release(&fin.own);
 		wg_arena_release(&fin.arena);
 		return wg_report_at(ctx, WG_SEV_ERROR, f->in.name, 0, 0,
 				    "cannot index the file for editing");
@@ -679,8 +714,8 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 	for (size_t d = 0; d < f->ndocs; d++) {
 		struct docstate *ds = &fin.docs[d];
 		struct wg_edits edits = { NULL, 0, 0 };
-		size_t start = d ? fin.ix.docs[d].start : 0;
-		size_t end = d + 1 < f->ndocs ? fin.ix.docs[d + 1].start
+		size_t start = d ? fin.ix->docs[d].start : 0;
+		size_t end = d + 1 < f->ndocs ? fin.ix->docs[d + 1].start
 					      : f->in.len;
 		size_t mark = f->out.len;
 		bool done = false;
@@ -717,7 +752,7 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 			continue;
 		}
 		f->out.len = mark;
-		if (opts && opts->reformat_fallback && fin.ix.docs[d].root) {
+		if (opts && opts->reformat_fallback && doc_pos(&fin, d)) {
 			reformat(&fin, ds, d, start, end, &f->out);
 			f->reformatted++;
 			if (reads_back(&fin, ds, f->out.buf + mark,
@@ -734,7 +769,7 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		wg_buf_add(&f->out, f->in.data + start, end - start);
 	}
 	/* A missing final line break stays missing, and a present one stays. */
-	if (f->in.len && !fin.ix.final_newline && f->out.len
+	if (f->in.len && !fin.ix->final_newline && f->out.len
 	    && f->out.buf[f->out.len - 1] == '\n') {
 		f->out.len--;
 		if (f->out.len && f->out.buf[f->out.len - 1] == '\r')
@@ -750,7 +785,7 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		free(fin.docs[d].extra);
 	}
 	free(fin.docs);
-	wg_pos_index_release(&fin.ix);
+	wg_pos_index_release(&fin.own);
 	wg_arena_release(&fin.arena);
 	return rc;
 }

@@ -1,6 +1,8 @@
 /*
  * Position index for migrate: byte spans of every node of a YAML text,
- * from a second libyaml event pass (the tree keeps only start marks).
+ * from libyaml events (the tree keeps only start marks): a parse of its
+ * own over the whole text, or the reader's events scanned for the
+ * layout and one document's text parsed again when it is edited.
  */
 #include "wingen/migrate/migrate.h"
 
@@ -16,12 +18,40 @@ struct frame {
 	size_t base;	/* its children are stack[base..] */
 };
 
+/* What a pass over events builds. */
+enum mode {
+	FULL,		/* every document's nodes (wg_pos_index_build) */
+	SCAN,		/* one document's nodes at a time, voted on and
+			   dropped; no scalar text (wg_pos_scan_*) */
+	ONE_DOC,	/* the nodes of one document parsed alone */
+};
+
+/* Votes for the indentation step and sequence style the file uses. */
+struct votes {
+	size_t step[9];
+	size_t compact, indented;
+	size_t item[9];		/* item content column - dash column */
+	const char *data;
+};
+
 struct builder {
 	struct wg_pos_index *ix;
+	enum mode mode;
+	size_t line0;	/* line of the parsed text's first byte */
+	size_t doc;	/* ONE_DOC: the document's index in ix->docs */
+	size_t docs_seen, streams, docs_cap;
+	bool failed;	/* SCAN, ONE_DOC: the events were not what the
+			   text's index expects */
+	struct votes votes;
 	struct wg_pos_node **stack;
 	size_t stack_len, stack_cap;
 	struct frame *frames;
 	size_t nframes, frames_cap;
+};
+
+/* The scan is a builder fed by someone else's parser. */
+struct wg_pos_scan {
+	struct builder b;
 };
 
 /* Length of the line break at p (0 when none): CRLF, CR, LF, NEL, LS, PS. */
@@ -121,9 +151,11 @@ bool wg_pos_is_comment_line(const struct wg_pos_index *ix, size_t line)
 	return off < ix->len && ix->data[off] == '#';
 }
 
-static size_t mark_offset(const struct wg_pos_index *ix, const yaml_mark_t *m)
+/* Marks count from the parsed text's first byte, the start of line
+ * b->line0 (columns need no shift). */
+static size_t mark_offset(const struct builder *b, const yaml_mark_t *m)
 {
-	return wg_pos_offset(ix, m->line, m->column);
+	return wg_pos_offset(b->ix, b->line0 + m->line, m->column);
 }
 
 static struct wg_pos_node *new_node(struct builder *b, int kind,
@@ -132,10 +164,10 @@ static struct wg_pos_node *new_node(struct builder *b, int kind,
 	struct wg_pos_node *n = wg_arena_zalloc(&b->ix->arena, sizeof(*n));
 
 	n->kind = (uint8_t)kind;
-	n->line = (uint32_t)e->start_mark.line;
+	n->line = (uint32_t)(b->line0 + e->start_mark.line);
 	n->col = (uint32_t)e->start_mark.column;
-	n->start = mark_offset(b->ix, &e->start_mark);
-	n->end = mark_offset(b->ix, &e->end_mark);
+	n->start = mark_offset(b, &e->start_mark);
+	n->end = mark_offset(b, &e->end_mark);
 	return n;
 }
 
@@ -168,18 +200,44 @@ static size_t find_dash(const struct wg_pos_index *ix, size_t off)
 	return SIZE_MAX;
 }
 
-static void set_end_line(const struct wg_pos_index *ix, struct wg_pos_node *n)
+/* Whether byte off is on line l. */
+static bool on_line(const struct wg_pos_index *ix, size_t off, size_t l)
 {
-	n->end_line = n->end > n->start
-		      ? (uint32_t)wg_pos_line_of(ix, n->end - 1) : n->line;
+	return l < ix->nlines && ix->lines[l] <= off
+	       && (l + 1 >= ix->nlines || off < ix->lines[l + 1]);
+}
+
+/* The line of the node's last byte.  It is almost always the line of the
+ * mark or child it ends at, or the one before (a mark at column 0 after a
+ * break): those are tried before a search of every line. */
+static void set_end_line(const struct wg_pos_index *ix, struct wg_pos_node *n,
+			 size_t hint)
+{
+	size_t last = n->end - 1;
+
+	if (n->end <= n->start)
+		n->end_line = n->line;
+	else if (on_line(ix, last, hint))
+		n->end_line = (uint32_t)hint;
+	else if (hint > 0 && on_line(ix, last, hint - 1))
+		n->end_line = (uint32_t)(hint - 1);
+	else
+		n->end_line = (uint32_t)wg_pos_line_of(ix, last);
 }
 
 static void finish_collection(struct builder *b, const yaml_event_t *e)
 {
-	struct frame *f = &b->frames[--b->nframes];
-	struct wg_pos_node *n = f->node;
-	size_t count = b->stack_len - f->base;
+	struct frame *f;
+	struct wg_pos_node *n;
+	size_t count;
 
+	if (!b->nframes) {	/* an end without a start: not one stream */
+		b->failed = true;
+		return;
+	}
+	f = &b->frames[--b->nframes];
+	n = f->node;
+	count = b->stack_len - f->base;
 	n->len = (uint32_t)(n->kind == WG_NODE_MAP ? count / 2 : count);
 	if (count) {
 		n->items = wg_arena_alloc(&b->ix->arena,
@@ -191,7 +249,7 @@ static void finish_collection(struct builder *b, const yaml_event_t *e)
 	for (size_t i = 0; i < count; i++)
 		n->items[i]->parent = n;
 	if (n->flags & WG_POS_FLOW)
-		n->end = mark_offset(b->ix, &e->end_mark);
+		n->end = mark_offset(b, &e->end_mark);
 	else if (count)
 		n->end = n->items[count - 1]->end;
 	if (n->kind == WG_NODE_SEQ && !(n->flags & WG_POS_FLOW) && count) {
@@ -209,7 +267,9 @@ static void finish_collection(struct builder *b, const yaml_event_t *e)
 		    && k->text_len == 2 && memcmp(k->text, "<<", 2) == 0)
 			n->flags |= WG_POS_MERGE;
 	}
-	set_end_line(b->ix, n);
+	set_end_line(b->ix, n, n->flags & WG_POS_FLOW || !count
+			       ? b->line0 + e->end_mark.line
+			       : n->items[count - 1]->end_line);
 	push(b, n);
 }
 
@@ -224,11 +284,14 @@ static void on_scalar(struct builder *b, const yaml_event_t *e)
 		n->flags |= WG_POS_ANCHOR;
 	if (e->data.scalar.tag)
 		n->flags |= WG_POS_TAG;
-	n->text = wg_arena_strndup(&ix->arena,
-				   (const char *)e->data.scalar.value,
-				   e->data.scalar.length);
-	n->text_len = e->data.scalar.length;
-	set_end_line(ix, n);
+	/* the scan votes on layout only: no text (and no "<<" flag) */
+	if (b->mode != SCAN) {
+		n->text = wg_arena_strndup(&ix->arena,
+					   (const char *)e->data.scalar.value,
+					   e->data.scalar.length);
+		n->text_len = e->data.scalar.length;
+	}
+	set_end_line(ix, n, b->line0 + e->end_mark.line);
 	for (size_t l = n->line + 1; l <= n->end_line && l < ix->nlines; l++)
 		ix->in_scalar[l] = 1;
 	push(b, n);
@@ -261,27 +324,17 @@ static void on_start(struct builder *b, const yaml_event_t *e, int kind)
 	b->nframes++;
 }
 
-static void add_doc(struct builder *b, const yaml_event_t *e, size_t *cap)
+static void add_doc(struct builder *b, const yaml_event_t *e)
 {
 	struct wg_pos_index *ix = b->ix;
 	struct wg_pos_doc *d;
 
-	WG_GROW(ix->docs, *cap, ix->ndocs + 1);
+	WG_GROW(ix->docs, b->docs_cap, ix->ndocs + 1);
 	d = &ix->docs[ix->ndocs++];
 	memset(d, 0, sizeof(*d));
-	d->start = mark_offset(ix, &e->start_mark);
+	d->start = mark_offset(b, &e->start_mark);
 	d->explicit_start = !e->data.document_start.implicit;
-	b->stack_len = 0;
-	b->nframes = 0;
 }
-
-/* Votes for the indentation step and sequence style the file uses. */
-struct votes {
-	size_t step[9];
-	size_t compact, indented;
-	size_t item[9];		/* item content column - dash column */
-	const char *data;
-};
 
 static bool spaces_between(const char *d, size_t from, size_t to)
 {
@@ -333,105 +386,254 @@ static void vote(const struct wg_pos_node *n, struct votes *v)
 		vote(n->items[i], v);
 }
 
-static void detect_style(struct wg_pos_index *ix)
+/* The layout most of the file's collections use. */
+static void pick_style(struct wg_pos_index *ix, const struct votes *v)
 {
-	struct votes v;
 	size_t best = 0;
 
-	memset(&v, 0, sizeof(v));
-	v.data = ix->data;
-	for (size_t i = 0; i < ix->ndocs; i++)
-		if (ix->docs[i].root)
-			vote(ix->docs[i].root, &v);
 	ix->indent = 2;
 	for (size_t s = 1; s <= 8; s++) {
-		if (v.step[s] > best) {
-			best = v.step[s];
+		if (v->step[s] > best) {
+			best = v->step[s];
 			ix->indent = (unsigned)s;
 		}
 	}
-	ix->compact_seqs = v.compact >= v.indented;
+	ix->compact_seqs = v->compact >= v->indented;
 	ix->item_indent = 2;
 	for (size_t s = 2, most = 0; s <= 8; s++) {
-		if (v.item[s] > most) {
-			most = v.item[s];
+		if (v->item[s] > most) {
+			most = v->item[s];
 			ix->item_indent = (unsigned)s;
 		}
 	}
 }
 
-int wg_pos_index_build(struct wg_pos_index *ix, const char *data, size_t len,
-		       const char **error, size_t *error_line)
+static void on_doc_end(struct builder *b)
 {
-	struct builder b;
-	yaml_parser_t parser;
-	size_t docs_cap = 0;
-	int rc = 0;
+	struct wg_pos_index *ix = b->ix;
+	struct wg_pos_node *root = b->stack_len ? b->stack[0] : NULL;
 
+	if (b->nframes)		/* a collection left open */
+		b->failed = true;
+	if (b->mode == ONE_DOC) {
+		if (b->docs_seen == 1) {
+			ix->docs[b->doc].root = root;
+			ix->docs[b->doc].indexed = true;
+		}
+		return;
+	}
+	if (!ix->ndocs)
+		return;
+	if (root)
+		vote(root, &b->votes);
+	if (b->mode == FULL) {
+		ix->docs[ix->ndocs - 1].root = root;
+		ix->docs[ix->ndocs - 1].indexed = true;
+	} else {
+		wg_arena_clear(&ix->arena);	/* the next document reuses it */
+	}
+}
+
+/* One event into the index. */
+static void on_event(struct builder *b, const yaml_event_t *e)
+{
+	switch (e->type) {
+	case YAML_STREAM_START_EVENT:
+		if (b->streams++)	/* a parser per JSON value */
+			b->failed = true;
+		break;
+	case YAML_DOCUMENT_START_EVENT:
+		if (b->mode == ONE_DOC) {
+			/* the document the scan saw, where it saw it */
+			const struct wg_pos_doc *d = &b->ix->docs[b->doc];
+
+			if (b->docs_seen++ || d->start != mark_offset(b,
+							&e->start_mark)
+			    || d->explicit_start
+			       != !e->data.document_start.implicit)
+				b->failed = true;
+		} else {
+			add_doc(b, e);
+		}
+		b->stack_len = 0;
+		b->nframes = 0;
+		break;
+	case YAML_DOCUMENT_END_EVENT:
+		on_doc_end(b);
+		break;
+	case YAML_SCALAR_EVENT:
+		on_scalar(b, e);
+		break;
+	case YAML_ALIAS_EVENT:
+		push(b, new_node(b, WG_POS_ALIAS, e));
+		set_end_line(b->ix, b->stack[b->stack_len - 1],
+			     b->line0 + e->end_mark.line);
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		on_start(b, e, WG_NODE_SEQ);
+		break;
+	case YAML_MAPPING_START_EVENT:
+		on_start(b, e, WG_NODE_MAP);
+		break;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		finish_collection(b, e);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The index's lines, before any event. */
+static void index_start(struct wg_pos_index *ix, const char *data, size_t len)
+{
 	memset(ix, 0, sizeof(*ix));
-	memset(&b, 0, sizeof(b));
 	ix->data = data;
 	ix->len = len;
 	wg_arena_init(&ix->arena);
 	index_lines(ix);
 	ix->in_scalar = wg_xcalloc(ix->nlines, 1);
-	b.ix = ix;
+	ix->doc_built = SIZE_MAX;
+}
+
+static void builder_init(struct builder *b, struct wg_pos_index *ix,
+			 enum mode mode)
+{
+	memset(b, 0, sizeof(*b));
+	b->ix = ix;
+	b->mode = mode;
+	b->votes.data = ix->data;
+}
+
+static void builder_release(struct builder *b)
+{
+	free(b->stack);
+	free(b->frames);
+}
+
+/* Parses text [from, to) of ix, whose first byte starts line line0, into
+ * b.  Returns 0, or -1 with *error and *error_line set. */
+static int parse_into(struct builder *b, size_t from, size_t to,
+		      const char **error, size_t *error_line)
+{
+	yaml_parser_t parser;
+	int rc = 0;
+
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
-	/* Without the BOM: with the encoding forced libyaml would read it
-	 * as content.  Marks then count from lines[0], past it. */
 	yaml_parser_set_input_string(&parser,
-				     (const unsigned char *)data + ix->lines[0],
-				     len - ix->lines[0]);
+				     (const unsigned char *)b->ix->data + from,
+				     to - from);
 	for (bool done = false; !done;) {
 		yaml_event_t e;
 
 		if (!yaml_parser_parse(&parser, &e)) {
 			*error = parser.problem ? parser.problem
 						: "invalid YAML";
-			*error_line = parser.problem_mark.line;
+			*error_line = b->line0 + parser.problem_mark.line;
 			rc = -1;
 			break;
 		}
-		switch (e.type) {
-		case YAML_STREAM_END_EVENT:
-			done = true;
-			break;
-		case YAML_DOCUMENT_START_EVENT:
-			add_doc(&b, &e, &docs_cap);
-			break;
-		case YAML_DOCUMENT_END_EVENT:
-			if (ix->ndocs)
-				ix->docs[ix->ndocs - 1].root =
-					b.stack_len ? b.stack[0] : NULL;
-			break;
-		case YAML_SCALAR_EVENT:
-			on_scalar(&b, &e);
-			break;
-		case YAML_ALIAS_EVENT:
-			push(&b, new_node(&b, WG_POS_ALIAS, &e));
-			set_end_line(ix, b.stack[b.stack_len - 1]);
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-			on_start(&b, &e, WG_NODE_SEQ);
-			break;
-		case YAML_MAPPING_START_EVENT:
-			on_start(&b, &e, WG_NODE_MAP);
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			finish_collection(&b, &e);
-			break;
-		default:
-			break;
-		}
+		done = e.type == YAML_STREAM_END_EVENT;
+		on_event(b, &e);
 		yaml_event_delete(&e);
 	}
 	yaml_parser_delete(&parser);
-	free(b.stack);
-	free(b.frames);
+	return rc;
+}
+
+int wg_pos_index_build(struct wg_pos_index *ix, const char *data, size_t len,
+		       const char **error, size_t *error_line)
+{
+	struct builder b;
+	int rc;
+
+	index_start(ix, data, len);
+	builder_init(&b, ix, FULL);
+	/* Without the BOM: with the encoding forced libyaml would read it
+	 * as content.  Marks then count from lines[0], past it. */
+	rc = parse_into(&b, ix->lines[0], len, error, error_line);
 	if (rc == 0)
-		detect_style(ix);
+		pick_style(ix, &b.votes);
+	builder_release(&b);
+	return rc;
+}
+
+struct wg_pos_scan *wg_pos_scan_start(struct wg_pos_index *ix,
+				      const char *data, size_t len)
+{
+	struct wg_pos_scan *s = wg_xcalloc(1, sizeof(*s));
+
+	index_start(ix, data, len);
+	ix->partial = true;
+	builder_init(&s->b, ix, SCAN);
+	return s;
+}
+
+void wg_pos_scan_event(void *scan, const yaml_event_t *e)
+{
+	on_event(&((struct wg_pos_scan *)scan)->b, e);
+}
+
+int wg_pos_scan_finish(struct wg_pos_scan *scan)
+{
+	struct builder *b = &scan->b;
+	int rc = b->failed || b->streams != 1 ? -1 : 0;
+
+	if (rc == 0)
+		pick_style(b->ix, &b->votes);
+	wg_arena_clear(&b->ix->arena);
+	builder_release(b);
+	free(scan);
+	return rc;
+}
+
+/* Forgets the nodes of the document built last. */
+static void drop_doc(struct wg_pos_index *ix)
+{
+	if (ix->doc_built == SIZE_MAX)
+		return;
+	ix->docs[ix->doc_built].root = NULL;
+	ix->docs[ix->doc_built].indexed = false;
+	ix->doc_built = SIZE_MAX;
+	wg_arena_clear(&ix->arena);
+}
+
+int wg_pos_index_doc(struct wg_pos_index *ix, size_t d)
+{
+	struct builder b;
+	const char *err;
+	size_t err_line, line, to;
+	int rc;
+
+	if (d >= ix->ndocs)
+		return -1;
+	if (ix->docs[d].indexed)
+		return 0;
+	drop_doc(ix);
+	/* From the start of the line the document starts on (what comes
+	 * before it there is blank, and columns then count alike) to the
+	 * next document's start: a stream of this one document. */
+	line = wg_pos_line_of(ix, ix->docs[d].start);
+	to = d + 1 < ix->ndocs ? ix->docs[d + 1].start : ix->len;
+	for (size_t i = ix->lines[line]; i < ix->docs[d].start; i++)
+		if (ix->data[i] != ' ' && ix->data[i] != '\t')
+			return -1;
+	builder_init(&b, ix, ONE_DOC);
+	b.line0 = line;
+	b.doc = d;
+	rc = parse_into(&b, ix->lines[line], to, &err, &err_line);
+	if (rc == 0 && (b.failed || b.docs_seen != 1
+			|| !ix->docs[d].indexed))
+		rc = -1;
+	builder_release(&b);
+	if (rc == 0) {
+		ix->doc_built = d;
+	} else {
+		ix->docs[d].root = NULL;
+		ix->docs[d].indexed = false;
+		wg_arena_clear(&ix->arena);
+	}
 	return rc;
 }
 

@@ -832,7 +832,7 @@ int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
 		return r->failed ? -1 : 0;
 	/* One segment covers the rest of the input (no JSON stream, whose
 	 * values need a parser each): it may be parsed on a thread. */
-	if (r->threaded && !r->pipe_tried) {
+	if (r->threaded && !r->pipe_tried && !r->observe) {
 		r->pipe_tried = true;
 		if (r->seg_end == r->end)
 			r->pipe = wg_event_pipe_start(&r->parser);
@@ -846,6 +846,8 @@ int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
 		if (!(r->pipe ? wg_event_pipe_next(r->pipe, &e)
 			      : yaml_parser_parse(&r->parser, &e)))
 			return parser_error(r);
+		if (r->observe)
+			r->observe(r->observe_arg, &e);
 		switch (e.type) {
 		case YAML_STREAM_END_EVENT:
 			if (!r->pipe)	/* the pipe frees its own */

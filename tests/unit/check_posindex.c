@@ -220,6 +220,235 @@ START_TEST(offsets_from_marks)
 }
 END_TEST
 
+
+/* ---- the scan and one document at a time -------------------------------- */
+
+/* Two position trees are the same node for node. */
+static void same_nodes(const struct wg_pos_index *wx,
+		       const struct wg_pos_node *a, const struct wg_pos_node *b,
+		       const char *what)
+{
+	size_t k;
+
+	if (!a || !b) {
+		ck_assert_msg(a == b, "%s: one root is missing", what);
+		return;
+	}
+	ck_assert_msg(a->kind == b->kind && a->style == b->style
+		      && a->flags == b->flags && a->len == b->len
+		      && a->line == b->line && a->col == b->col
+		      && a->end_line == b->end_line && a->start == b->start
+		      && a->end == b->end && a->text_len == b->text_len,
+		      "%s: node at %u:%u differs (kind %d/%d, span %zu-%zu / "
+		      "%zu-%zu, end line %u/%u)", what, a->line, a->col,
+		      a->kind, b->kind, a->start, a->end, b->start, b->end,
+		      a->end_line, b->end_line);
+	/* the line of the last byte, searched for */
+	ck_assert_msg(b->end_line == (b->end > b->start
+				      ? wg_pos_line_of(wx, b->end - 1)
+				      : b->line),
+		      "%s: end line of %u:%u", what, b->line, b->col);
+	if (a->text_len)
+		ck_assert_msg(memcmp(a->text, b->text, a->text_len) == 0,
+			      "%s: text at %u:%u differs", what, a->line,
+			      a->col);
+	ck_assert_msg(!a->dashes == !b->dashes, "%s: dashes at %u:%u", what,
+		      a->line, a->col);
+	for (size_t i = 0; a->dashes && i < a->len; i++)
+		ck_assert_msg(a->dashes[i] == b->dashes[i],
+			      "%s: dash %zu at %u:%u", what, i, a->line,
+			      a->col);
+	k = a->kind == WG_NODE_MAP ? 2 * (size_t)a->len
+	    : a->kind == WG_NODE_SEQ ? a->len : 0;
+	for (size_t i = 0; i < k; i++) {
+		ck_assert_ptr_eq(a->items[i]->parent, a);
+		ck_assert_ptr_eq(b->items[i]->parent, b);
+		same_nodes(wx, a->items[i], b->items[i], what);
+	}
+}
+
+/*
+ * Scans the reader's events over in, then builds each document's nodes
+ * alone (last to first, then first to last: each drops the one before),
+ * and holds all of it against the whole-text index.  Returns false when
+ * the text does not parse (nothing to compare).
+ */
+static bool scan_agrees(const struct wg_input *in, const char *what)
+{
+	struct wg_pos_index whole, sc;
+	struct wg_pos_scan *scan;
+	struct wg_arena arena = WG_ARENA_INIT;
+	struct wg_ctx ctx;
+	struct wg_reader r;
+	struct wg_node *root;
+	unsigned index;
+	const char *err;
+	size_t err_line;
+	int rc;
+
+	if (wg_pos_index_build(&whole, in->data, in->len, &err, &err_line)) {
+		wg_pos_index_release(&whole);
+		return false;
+	}
+	wg_ctx_init(&ctx);
+	wg_reader_init(&r, &ctx, in);
+	scan = wg_pos_scan_start(&sc, in->data, in->len);
+	r.observe = wg_pos_scan_event;
+	r.observe_arg = scan;
+	while ((rc = wg_reader_next(&r, &arena, &root, &index)) > 0)
+		;
+	wg_reader_release(&r);
+	if (wg_pos_scan_finish(scan) || rc < 0) {
+		/* the reader refuses more than libyaml (duplicate keys,
+		 * limits) or reads a JSON stream value by value */
+		wg_pos_index_release(&sc);
+		wg_pos_index_release(&whole);
+		wg_arena_release(&arena);
+		wg_ctx_release(&ctx);
+		return false;
+	}
+	ck_assert_msg(sc.ndocs == whole.ndocs, "%s: %zu documents, not %zu",
+		      what, sc.ndocs, whole.ndocs);
+	ck_assert_uint_eq(sc.nlines, whole.nlines);
+	ck_assert_msg(memcmp(sc.in_scalar, whole.in_scalar, sc.nlines) == 0,
+		      "%s: lines inside scalars differ", what);
+	ck_assert_str_eq(sc.eol, whole.eol);
+	ck_assert(sc.final_newline == whole.final_newline);
+	ck_assert_msg(sc.indent == whole.indent
+		      && sc.compact_seqs == whole.compact_seqs
+		      && sc.item_indent == whole.item_indent,
+		      "%s: layout differs", what);
+	for (size_t i = 0; i < sc.ndocs; i++) {
+		ck_assert_uint_eq(sc.docs[i].start, whole.docs[i].start);
+		ck_assert(sc.docs[i].explicit_start
+			  == whole.docs[i].explicit_start);
+		ck_assert(!sc.docs[i].indexed);
+	}
+	for (size_t n = 0; n < 2 * sc.ndocs; n++) {
+		size_t d = n < sc.ndocs ? sc.ndocs - 1 - n : n - sc.ndocs;
+
+		ck_assert_msg(wg_pos_index_doc(&sc, d) == 0,
+			      "%s: document %zu alone does not index", what, d);
+		same_nodes(&whole, sc.docs[d].root, whole.docs[d].root, what);
+		for (size_t o = 0; o < sc.ndocs; o++)	/* one at a time */
+			ck_assert(sc.docs[o].indexed == (o == d));
+	}
+	wg_pos_index_release(&sc);
+	wg_pos_index_release(&whole);
+	wg_arena_release(&arena);
+	wg_ctx_release(&ctx);
+	return true;
+}
+
+static bool scan_agrees_text(const char *text)
+{
+	struct wg_input in;
+	bool ok;
+
+	t_input(&in, "t.yaml", text);
+	ok = scan_agrees(&in, text);
+	wg_input_release(&in);
+	return ok;
+}
+
+START_TEST(scan_and_documents_match_the_whole_index)
+{
+	static const char *const texts[] = {
+		"a: 1\n",
+		"a: 1",
+		"\xef\xbb\xbf" "a: 1\r\nb: [x]\r\n---\r\nc:\r\n  - d\r\n",
+		"# c\na: &x {b: 1}\n--- # two\nc: &y [z]\ne: *y\nm:\n"
+		"  <<: {d: 1}\n---\n---\n",
+		"  a: 1\n  b:\n    - c\n---\nd: 2\n",
+		"a: |+\n  keep\n\n\n---\nb: >-\n  folded\n  text\n...\n"
+		"---\nc: 3\n...\n",
+		"%YAML 1.1\n---\na: !!str 1\n...\n%TAG ! tag:x,2000:\n"
+		"--- !t\nb: 2\n",
+		"a:\n    b:\n        - x\n        -   k: 1\n            l: 2\n"
+		"---\nm:\n- n: 1\n  o: 2\n",
+		"l:\n-\n- b\n-   # x\n  k: 1\n- [1, 2]\n- {a: b}\n",
+		"a: \"qé\"  # ü\nb:\n  c: ü-ß\n  d: [1, {e: é}]\nf: x\n"
+		"---\ng: 'multi\n  line'\nh: \"also\n  here\"\n",
+		"a: 1\rb: 2\r---\rc: 3\r",
+		"---\n",
+		"--- a\n--- b\n",
+		"k: v\n# comment\n---\n# only a comment\n---\nx: y\n",
+	};
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(*texts); i++)
+		ck_assert_msg(scan_agrees_text(texts[i]), "text %zu does not "
+			      "read", i);
+}
+END_TEST
+
+static void corpus_file_agrees(const char *path, const struct wg_input *in,
+			       void *data)
+{
+	if (scan_agrees(in, path))
+		(*(size_t *)data)++;
+}
+
+START_TEST(scan_matches_on_the_corpus)
+{
+	size_t agreed = 0;
+	size_t files = t_each_corpus_file(corpus_file_agrees, &agreed);
+
+	/* most of the corpus reads (a few files are broken on purpose) */
+	ck_assert_uint_ge(agreed * 2, files);
+}
+END_TEST
+
+START_TEST(document_that_moved_is_refused)
+{
+	struct wg_input in;
+	struct wg_pos_index sc;
+	struct wg_pos_scan *scan;
+	struct wg_arena arena = WG_ARENA_INIT;
+	struct wg_ctx ctx;
+	struct wg_reader r;
+	struct wg_node *root;
+	unsigned index;
+
+	t_input(&in, "t.yaml", "a: 1\n---\nb:\n  c: 2\n---\nd: 3\n");
+	wg_ctx_init(&ctx);
+	wg_reader_init(&r, &ctx, &in);
+	scan = wg_pos_scan_start(&sc, in.data, in.len);
+	r.observe = wg_pos_scan_event;
+	r.observe_arg = scan;
+	while (wg_reader_next(&r, &arena, &root, &index) > 0)
+		;
+	wg_reader_release(&r);
+	ck_assert_int_eq(wg_pos_scan_finish(scan), 0);
+	ck_assert_uint_eq(sc.ndocs, 3);
+	ck_assert_int_eq(wg_pos_index_doc(&sc, 1), 0);
+	ck_assert_uint_eq(sc.docs[1].root->len, 1);
+	ck_assert_uint_eq(sc.docs[1].root->line, 2);
+	/* a start the text does not hold there: its text alone is another
+	 * document, and that is refused, not indexed */
+	sc.docs[2].start = sc.docs[1].start + 4;	/* "  c: 2" */
+	ck_assert_int_eq(wg_pos_index_doc(&sc, 1), 0);	/* built already */
+	ck_assert_int_eq(wg_pos_index_doc(&sc, 2), -1);
+	ck_assert(!sc.docs[2].indexed);
+	sc.docs[2].start = sc.docs[1].start + 1;	/* mid-line */
+	ck_assert_int_eq(wg_pos_index_doc(&sc, 1), -1);
+	ck_assert_int_eq(wg_pos_index_doc(&sc, 7), -1);
+	wg_pos_index_release(&sc);
+	wg_arena_release(&arena);
+	wg_ctx_release(&ctx);
+	wg_input_release(&in);
+}
+END_TEST
+
+START_TEST(json_stream_is_not_scanned)
+{
+	struct wg_input in;
+
+	t_input(&in, "t.json", "{\"a\": 1}\n{\"b\": 2}\n");
+	ck_assert(!scan_agrees(&in, "json"));
+	wg_input_release(&in);
+}
+END_TEST
+
 static Suite *posindex_suite(void)
 {
 	Suite *s = suite_create("posindex");
@@ -235,6 +464,10 @@ static Suite *posindex_suite(void)
 	tcase_add_test(tc, tree_nodes_map_to_positions);
 	tcase_add_test(tc, parse_errors_are_reported);
 	tcase_add_test(tc, offsets_from_marks);
+	tcase_add_test(tc, scan_and_documents_match_the_whole_index);
+	tcase_add_test(tc, scan_matches_on_the_corpus);
+	tcase_add_test(tc, document_that_moved_is_refused);
+	tcase_add_test(tc, json_stream_is_not_scanned);
 	suite_add_tcase(s, tc);
 	return s;
 }

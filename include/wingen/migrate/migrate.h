@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <yaml.h>
 
 #include "wingen/base/arena.h"
 #include "wingen/base/buf.h"
@@ -21,7 +22,8 @@
  *   file text --wg_reader--> tree --clone--> before
  *                              \--chain--> after
  *   wg_tree_diff(before, after)       -> changes (generic, no positions)
- *   wg_pos_index_build(file text)     -> byte spans of every node
+ *   wg_pos_scan_* (the reader's events) -> documents, layout
+ *   wg_pos_index_doc(a changed document) -> byte spans of its nodes
  *   wg_migrate_plan(changes, spans)   -> text edits
  *   wg_edits_apply(text, edits)       -> new text; re-read and compared
  *   wg_udiff (udiff.h)                -> what --diff prints
@@ -33,10 +35,10 @@
 /* ---- position index (migrate_posindex.c) ------------------------------ */
 
 /*
- * A second libyaml event pass over a file gives the exact byte span of
- * every node.  The reader keeps only start line and column; libyaml's
- * mark.index counts characters, so offsets here are computed from line and
- * column over the text (UTF-8; CRLF, CR, NEL, LS and PS are one break).
+ * libyaml's events give the exact byte span of every node.  The reader
+ * keeps only start line and column; libyaml's mark.index counts
+ * characters, so offsets here are computed from line and column over the
+ * text (UTF-8; CRLF, CR, NEL, LS and PS are one break).
  */
 
 enum {
@@ -70,9 +72,11 @@ struct wg_pos_node {
 };
 
 struct wg_pos_doc {
-	struct wg_pos_node *root;	/* NULL for an empty document */
+	struct wg_pos_node *root;	/* NULL for an empty document, or
+					   one whose nodes are not built */
 	size_t start;		/* the "---" or the first content byte */
 	bool explicit_start;
+	bool indexed;		/* its nodes are built (root is right) */
 };
 
 struct wg_pos_index {
@@ -88,6 +92,9 @@ struct wg_pos_index {
 	unsigned indent;	/* indentation step the file uses (2) */
 	bool compact_seqs;	/* "- " at the parent key's column */
 	unsigned item_indent;	/* item content column - dash column (2) */
+	bool partial;		/* from a scan: nodes per document, on demand */
+	size_t doc_built;	/* partial: the document whose nodes are
+				   built, SIZE_MAX when none */
 	struct wg_arena arena;	/* every node above */
 };
 
@@ -99,6 +106,36 @@ struct wg_pos_index {
 int wg_pos_index_build(struct wg_pos_index *ix, const char *data, size_t len,
 		       const char **error, size_t *error_line);
 void wg_pos_index_release(struct wg_pos_index *ix);
+
+/*
+ * The same index from a parse someone else runs (migrate's reader, which
+ * reads the file anyway), without keeping the nodes: wg_pos_scan_start()
+ * indexes the lines of data (which must outlive ix), wg_pos_scan_event()
+ * takes every event of a parse of data past its BOM (the reader's
+ * observer, reader.h) and wg_pos_scan_finish() ends the scan (freeing
+ * it).  ix then has what wg_pos_index_build() gives except the nodes:
+ * every document's start, the lines inside multi-line scalars and the
+ * layout (voted on by each document's nodes, built and dropped one
+ * document at a time).  wg_pos_scan_finish() returns 0, or -1 when the
+ * events were not one stream of well-formed documents (a JSON stream,
+ * a parse cut short): ix is then to be released.
+ */
+struct wg_pos_scan;
+struct wg_pos_scan *wg_pos_scan_start(struct wg_pos_index *ix,
+				      const char *data, size_t len);
+void wg_pos_scan_event(void *scan, const yaml_event_t *event);
+int wg_pos_scan_finish(struct wg_pos_scan *scan);
+
+/*
+ * Builds the nodes of document d of a scanned index (sets its root) by
+ * parsing its text alone, from the start of its first line to the next
+ * document's start, and drops those of the document built before: one
+ * document's nodes at a time, for an editor that edits one document at a
+ * time.  The nodes are those wg_pos_index_build() gives for it.  Returns
+ * 0 (at once when they are built), or -1 when that text does not parse as
+ * the one document the scan saw there.
+ */
+int wg_pos_index_doc(struct wg_pos_index *ix, size_t d);
 
 /* Byte offset of a 0-based (line, column-in-characters) mark. */
 size_t wg_pos_offset(const struct wg_pos_index *ix, size_t line, size_t col);
@@ -338,6 +375,11 @@ struct wg_migrate_file {
 	struct wg_resource **mine;
 	size_t nmine, mine_cap;
 	bool assigned;
+	/* the file's positions, scanned from the reader's events at load
+	 * (scanned set); finishing builds the nodes of the documents it
+	 * edits, one at a time, instead of parsing the file again */
+	struct wg_pos_index ix;
+	bool scanned;
 };
 
 struct wg_migrate_opts {

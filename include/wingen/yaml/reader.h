@@ -70,6 +70,16 @@ struct wg_reader {
 	 * what the limit is meant for.  Set before the first read.
 	 */
 	unsigned limit_depth;
+	/*
+	 * Set before the first read to see every event libyaml gives, as it
+	 * gives it (marks relative to the part being parsed, seg_line and
+	 * seg_col below), before the reader uses it: for a caller that needs
+	 * more of the text than the tree keeps (migrate's position scan)
+	 * without parsing it again.  The parse then stays on the caller's
+	 * thread (threaded is ignored).
+	 */
+	void (*observe)(void *arg, const yaml_event_t *event);
+	void *observe_arg;
 	struct wg_event_pipe *pipe;	/* NULL: parsing on this thread */
 	bool pipe_tried;
 	/* Set by wg_read_stream() when the list shares keys (resource.h). */
