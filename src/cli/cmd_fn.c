@@ -2,6 +2,13 @@
  * wingen fn: a KRM function.  One ResourceList on stdin, one on stdout,
  * always (with the results, even on failure); exit 1 exactly when a
  * result is an error; human-readable diagnostics on stderr.
+ *
+ * The output list is streamed to stdout as it is written, never held
+ * whole (with the input and the trees it would be a third of the peak).
+ * It is still all or nothing: everything that can fail is decided first
+ * (the chain, placement, and wg_krm_check_writable() for text libyaml
+ * would refuse), so once the first byte goes out only stdout itself can
+ * fail.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,13 +20,26 @@
 #include "wingen/krm/krm.h"
 #include "wingen/base/output.h"
 
+/* stdout as the writer's sink; wg_out reports its failures on ctx. */
+struct out_sink {
+	struct wg_ctx *ctx;
+	struct wg_out *out;
+};
+
+static int out_write(void *data, const char *bytes, size_t len)
+{
+	struct out_sink *s = data;
+
+	return wg_out_write(s->ctx, s->out, bytes, len) ? 1 : 0;
+}
+
 int wg_cli_fn(struct wg_input *in)
 {
 	struct wg_ctx ctx;
 	struct wg_krm krm;
 	struct wg_profile profile;
 	struct wg_profile_opts popts;
-	struct wg_buf out = WG_BUF_INIT;
+	struct wg_out out;
 	struct wg_krm_nodes nodes;
 	bool have_profile = false, failed;
 	size_t before;
@@ -27,6 +47,7 @@ int wg_cli_fn(struct wg_input *in)
 
 	wg_ctx_init(&ctx);
 	wg_krm_init(&krm);
+	krm.list.share_keys = true;	/* memory over positions of keys */
 	wg_krm_nodes_init(&nodes);
 	if (wg_krm_read(&ctx, in, &krm) != 0)
 		wg_cli_helm_hint(&ctx, 0, in);
@@ -44,6 +65,8 @@ int wg_cli_fn(struct wg_input *in)
 			wg_cli_run_chain(&ctx, &profile, &krm.list);
 			if (nodes.cluster.len)
 				wg_placement_check(&ctx, &pl);
+			if (!wg_ctx_failed(&ctx))
+				wg_krm_check_writable(&ctx, &krm);
 		}
 		wg_krm_rebase(&ctx, &krm, first);
 	}
@@ -57,22 +80,32 @@ int wg_cli_fn(struct wg_input *in)
 		wg_ctx_init(&quiet);
 		wg_krm_release(&krm);
 		wg_krm_init(&krm);
+		krm.list.share_keys = true;
 		wg_krm_read(&quiet, in, &krm);
 		krm.unchanged = true;
 		wg_ctx_release(&quiet);
 	} else if (!failed) {
 		wg_krm_annotate_generated(&krm);
 	}
-	if (wg_krm_write(&ctx, &krm, &out))
-		failed = true;
 	fflush(stdout);
 	wg_log_print(stderr, &ctx.log, WG_SEV_WARNING);
 	before = ctx.log.ndiags;
-	status = wg_output_write(&ctx, NULL, out.buf, out.len);
-	for (size_t i = before; status == WG_OUT_ERROR && i < ctx.log.ndiags;
+	status = wg_out_open(&ctx, &out, NULL);
+	if (status == WG_OUT_OK) {
+		struct out_sink sink = { &ctx, &out };
+
+		if (wg_krm_write_sink(&ctx, &krm, out_write, &sink)) {
+			failed = true;
+			status = out.status ? out.status : WG_OUT_ERROR;
+			wg_out_abort(&out);
+		} else {
+			status = wg_out_commit(&ctx, &out);
+		}
+	}
+	/* what writing reported (EPIPE: the reader left, quietly) */
+	for (size_t i = before; status != WG_OUT_EPIPE && i < ctx.log.ndiags;
 	     i++)
 		wg_diag_print(stderr, &ctx.log.diags[i]);
-	wg_buf_release(&out);
 	wg_krm_release(&krm);
 	if (have_profile)
 		wg_profile_release(&profile);

@@ -151,6 +151,10 @@ int wg_krm_read(struct wg_ctx *ctx, const struct wg_input *in,
 	krm->in = in;
 	wg_reader_init(&r, ctx, in);
 	r.limit_depth = 3;	/* the limit is per item, not per list */
+	if (krm->list.share_keys) {	/* the items' keys only */
+		r.shared_keys = &krm->list;
+		r.share_in_seq_depth = 2;
+	}
 	rc = wg_reader_next(&r, arena, &root, &index);
 	if (rc == 1 && wg_reader_next(&r, arena, &extra, &index) == 1
 	    && !wg_node_is_null(extra))
@@ -502,7 +506,46 @@ static struct wg_node *items(struct wg_krm *krm, struct wg_arena *arena)
 	return seq;
 }
 
+size_t wg_krm_check_writable(struct wg_ctx *ctx, const struct wg_krm *krm)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < krm->list.len; i++) {
+		const struct wg_resource *res = krm->list.items[i];
+		const struct wg_node *bad;
+
+		if (res->flags & WG_RES_DELETED)
+			continue;
+		bad = wg_yaml_unwritable(res->root);
+		if (bad) {
+			wg_error(ctx, res, bad, NULL, "cannot write YAML: "
+				 "generated text is not valid UTF-8");
+			n++;
+		}
+	}
+	return n;
+}
+
+static int write_list(struct wg_ctx *ctx, struct wg_krm *krm,
+		      struct wg_buf *out, wg_yaml_sink sink, void *data);
+
 int wg_krm_write(struct wg_ctx *ctx, struct wg_krm *krm, struct wg_buf *out)
+{
+	return write_list(ctx, krm, out, NULL, NULL);
+}
+
+int wg_krm_write_sink(struct wg_ctx *ctx, struct wg_krm *krm,
+		      wg_yaml_sink sink, void *data)
+{
+	struct wg_buf stage = WG_BUF_INIT;
+	int rc = write_list(ctx, krm, &stage, sink, data);
+
+	wg_buf_release(&stage);
+	return rc;
+}
+
+static int write_list(struct wg_ctx *ctx, struct wg_krm *krm,
+		      struct wg_buf *out, wg_yaml_sink sink, void *data)
 {
 	struct wg_arena *arena = &krm->list.arena;
 	struct wg_node *root = wg_node_new_map(arena), *res;
@@ -523,6 +566,8 @@ int wg_krm_write(struct wg_ctx *ctx, struct wg_krm *krm, struct wg_buf *out)
 	if (krm->flow)
 		wg_node_walk(root, unflow, NULL);
 	wg_yaml_writer_init(&w, out);
+	if (sink)
+		wg_yaml_writer_set_sink(&w, sink, data);
 	rc = wg_yaml_writer_doc(&w, root);
 	if (rc == 0)
 		rc = wg_yaml_writer_finish(&w);

@@ -456,7 +456,11 @@ static int on_scalar(struct wg_reader *r, struct wg_arena *arena,
 	 * list wants it (resource.h, share_keys). */
 	if (r->shared_keys && !r->adopt && f && f->node->kind == WG_NODE_MAP
 	    && (r->stack_len - f->base) % 2 == 0 && !e->data.scalar.tag
-	    && !e->data.scalar.anchor) {
+	    && !e->data.scalar.anchor
+	    && (!r->share_in_seq_depth
+		|| (r->nframes > r->share_in_seq_depth
+		    && r->frames[r->share_in_seq_depth - 1].node->kind
+		       == WG_NODE_SEQ))) {
 		n = wg_resources_shared_key(r->shared_keys,
 					    (const char *)e->data.scalar.value,
 					    e->data.scalar.length, style);

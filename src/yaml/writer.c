@@ -5,12 +5,91 @@
 #include "wingen/base/alloc.h"
 #include "wingen/yaml/scalar.h"
 
+/* What a streaming writer stages before handing it on. */
+#define SINK_CHUNK ((size_t)1 << 20)
+
+/* Hands what out holds to the sink.  1, or 0 when the sink failed. */
+static int flush_sink(struct wg_yaml_writer *w)
+{
+	if (w->out->len && w->sink(w->sink_data, w->out->buf, w->out->len)) {
+		w->sink_failed = true;
+		return 0;
+	}
+	wg_buf_reset(w->out);
+	return 1;
+}
+
 static int write_handler(void *data, unsigned char *buffer, size_t size)
 {
 	struct wg_yaml_writer *w = data;
 
 	wg_buf_add(w->out, buffer, size);
+	if (w->sink && w->out->len >= SINK_CHUNK)
+		return flush_sink(w);
 	return 1;
+}
+
+void wg_yaml_writer_set_sink(struct wg_yaml_writer *w, wg_yaml_sink sink,
+			     void *data)
+{
+	w->sink = sink;
+	w->sink_data = data;
+}
+
+/* The check libyaml's yaml_check_utf8 (api.c) makes of an event's
+ * strings: well-formed sequences of one to four bytes, none longer than
+ * its value needs. */
+static bool utf8_ok(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	while (p < end) {
+		unsigned c = *p, width, value;
+
+		width = !(c & 0x80) ? 1 : (c & 0xe0) == 0xc0 ? 2
+			: (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+		value = width == 1 ? c : width == 2 ? c & 0x1f
+			: width == 3 ? c & 0x0f : c & 0x07;
+		if (!width || (size_t)(end - p) < width)
+			return false;
+		for (unsigned k = 1; k < width; k++) {
+			if ((p[k] & 0xc0) != 0x80)
+				return false;
+			value = (value << 6) + (p[k] & 0x3f);
+		}
+		if (!(width == 1 || (width == 2 && value >= 0x80)
+		      || (width == 3 && value >= 0x800)
+		      || (width == 4 && value >= 0x10000)))
+			return false;
+		p += width;
+	}
+	return true;
+}
+
+const struct wg_node *wg_yaml_unwritable(const struct wg_node *root)
+{
+	const char *tag;
+	size_t k;
+
+	if (!root)
+		return NULL;
+	/* emit_scalar hands libyaml generated scalars to check; tags of
+	 * collections go through its initialisers, which check them */
+	tag = wg_node_tag(root);
+	if (tag && !utf8_ok(tag, strlen(tag)))
+		return root;
+	if (root->kind == WG_NODE_SCALAR)
+		return (root->flags & WG_NODE_NEW)
+		       && !utf8_ok(root->u.str, root->len) ? root : NULL;
+	k = root->kind == WG_NODE_MAP ? 2 * (size_t)root->len : root->len;
+	for (size_t i = 0; i < k; i++) {
+		const struct wg_node *bad = wg_yaml_unwritable(
+			root->u.items[i]);
+
+		if (bad)
+			return bad;
+	}
+	return NULL;
 }
 
 void wg_yaml_writer_init(struct wg_yaml_writer *w, struct wg_buf *out)
@@ -34,8 +113,9 @@ static int emit(struct wg_yaml_writer *w, yaml_event_t *e)
 {
 	if (yaml_emitter_emit(&w->emitter, e))
 		return 0;
-	w->error = w->emitter.problem ? w->emitter.problem
-				      : "cannot write YAML";
+	w->error = w->sink_failed ? "cannot write the output"
+		   : w->emitter.problem ? w->emitter.problem
+		   : "cannot write YAML";
 	return -1;
 }
 
@@ -171,7 +251,13 @@ int wg_yaml_writer_finish(struct wg_yaml_writer *w)
 	if (emit(w, &e))
 		return -1;
 	w->open = false;
-	return yaml_emitter_flush(&w->emitter) ? 0 : -1;
+	if (!yaml_emitter_flush(&w->emitter)
+	    || (w->sink && !flush_sink(w))) {
+		w->error = w->sink_failed ? "cannot write the output"
+					  : "cannot write YAML";
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- one-line flow rendering ------------------------------------------ */

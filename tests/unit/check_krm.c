@@ -438,6 +438,153 @@ START_TEST(help_lists_every_setting)
 }
 END_TEST
 
+
+/* ---- streaming the output ------------------------------------------------ */
+
+/* A sink that keeps what it gets, and fails at call fail_at (0: never). */
+struct chunks {
+	struct wg_buf all;
+	size_t calls, largest, fail_at;
+};
+
+static int keep_chunk(void *data, const char *bytes, size_t len)
+{
+	struct chunks *c = data;
+
+	c->calls++;
+	if (c->fail_at && c->calls >= c->fail_at)
+		return 1;
+	wg_buf_add(&c->all, bytes, len);
+	if (len > c->largest)
+		c->largest = len;
+	return 0;
+}
+
+/* A ResourceList of n ConfigMaps, about 300 bytes each. */
+static char *big_list(size_t n)
+{
+	struct wg_buf b = WG_BUF_INIT;
+
+	wg_buf_addstr(&b, "apiVersion: config.kubernetes.io/v1\n"
+		      "kind: ResourceList\nitems:\n");
+	for (size_t i = 0; i < n; i++)
+		wg_buf_addf(&b, "- apiVersion: v1\n  kind: ConfigMap\n"
+			    "  metadata:\n    name: cm-%zu\n"
+			    "    annotations:\n"
+			    "      config.kubernetes.io/path: cm.yaml\n"
+			    "  data:\n    text: \"%zu lorem ipsum dolor sit "
+			    "amet, consectetur adipiscing elit, sed do "
+			    "eiusmod tempor incididunt ut labore et dolore "
+			    "magna aliqua\"\n", i, i);
+	return wg_buf_detach(&b, NULL);
+}
+
+START_TEST(streamed_output_is_the_held_output)
+{
+	struct fixture f;
+	struct chunks c = { WG_BUF_INIT, 0, 0, 0 };
+	char *text = big_list(12000), *held;
+
+	ck_assert_int_eq(open_rl(&f, text), 0);
+	held = write_rl(&f);
+	ck_assert_int_eq(wg_krm_write_sink(&f.ctx, &f.krm, keep_chunk, &c),
+			 0);
+	ck_assert_uint_gt(strlen(held), 3u << 20);
+	ck_assert_uint_eq(c.all.len, strlen(held));
+	ck_assert(memcmp(c.all.buf, held, c.all.len) == 0);
+	/* in pieces of about a megabyte, not the whole list at once */
+	ck_assert_uint_ge(c.calls, 3);
+	ck_assert_uint_lt(c.largest, (1u << 20) + (64u << 10));
+	free(held);
+	wg_buf_release(&c.all);
+	close_rl(&f);
+	free(text);
+}
+END_TEST
+
+START_TEST(failing_sink_fails_the_write)
+{
+	struct fixture f;
+	struct chunks c = { WG_BUF_INIT, 0, 0, 2 };
+	char *text = big_list(8000);
+
+	ck_assert_int_eq(open_rl(&f, text), 0);
+	ck_assert_int_eq(wg_krm_write_sink(&f.ctx, &f.krm, keep_chunk, &c),
+			 -1);
+	ck_assert_uint_eq(c.calls, 2);	/* and nothing after */
+	ck_assert_ptr_nonnull(strstr(t_first_message(&f.ctx),
+				     "cannot write the output"));
+	wg_buf_release(&c.all);
+	close_rl(&f);
+	free(text);
+}
+END_TEST
+
+START_TEST(unwritable_text_is_found_before_writing)
+{
+	struct fixture f;
+	struct wg_resource *res;
+	struct wg_node *labels;
+
+	ck_assert_int_eq(open_rl(&f, "apiVersion: config.kubernetes.io/v1\n"
+				 "kind: ResourceList\nitems:\n"
+				 "- apiVersion: v1\n  kind: ConfigMap\n"
+				 "  metadata: {name: é}\n"), 0);
+	res = f.krm.list.items[0];
+	/* parsed text, é included, is writable */
+	ck_assert_ptr_null(wg_yaml_unwritable(res->root));
+	ck_assert_uint_eq(wg_krm_check_writable(&f.ctx, &f.krm), 0);
+	/* a generated value cut inside a character is not */
+	labels = wg_map_set(&f.krm.list.arena,
+			    wg_map_get(res->root, "metadata"), "labels",
+			    wg_node_new_map(&f.krm.list.arena));
+	wg_map_set(&f.krm.list.arena, labels, "cut",
+		   wg_node_new_strn(&f.krm.list.arena, "\xc3", 1));
+	ck_assert_ptr_eq(wg_yaml_unwritable(res->root),
+			 wg_map_get(labels, "cut"));
+	ck_assert_uint_eq(wg_krm_check_writable(&f.ctx, &f.krm), 1);
+	ck_assert(wg_ctx_failed(&f.ctx));
+	/* overlong and truncated forms, as libyaml's own check */
+	ck_assert_ptr_nonnull(wg_yaml_unwritable(
+		wg_node_new_strn(&f.krm.list.arena, "\xc0\xaf", 2)));
+	ck_assert_ptr_nonnull(wg_yaml_unwritable(
+		wg_node_new_strn(&f.krm.list.arena, "a\xe2\x82", 3)));
+	ck_assert_ptr_null(wg_yaml_unwritable(
+		wg_node_new_strn(&f.krm.list.arena, "\xe2\x82\xac", 3)));
+	close_rl(&f);
+}
+END_TEST
+
+START_TEST(shared_keys_only_inside_items)
+{
+	struct fixture f;
+	const struct wg_node *fc, *item;
+
+	wg_ctx_init(&f.ctx);
+	wg_krm_init(&f.krm);
+	f.krm.list.share_keys = true;
+	t_input(&f.in, "<stdin>", "apiVersion: config.kubernetes.io/v1\n"
+		"kind: ResourceList\nfunctionConfig:\n  apiVersion: v1\n"
+		"  kind: ConfigMap\n  data:\n    taint: a=b:NoSchedule\n"
+		"items:\n- apiVersion: v1\n  kind: ConfigMap\n"
+		"  data:\n    taint: x\n- apiVersion: v1\n  kind: Secret\n");
+	ck_assert_int_eq(wg_krm_read(&f.ctx, &f.in, &f.krm), 0);
+	fc = f.krm.function_config;
+	ck_assert_ptr_nonnull(fc);
+	/* the functionConfig's keys keep their lines for its messages */
+	ck_assert(wg_node_has_pos(wg_map_key(fc, 0)));
+	ck_assert(wg_node_has_pos(wg_map_key(wg_map_get(fc, "data"), 0)));
+	ck_assert_uint_eq(wg_node_line(wg_map_key(wg_map_get(fc, "data"),
+						  0)), 6);
+	/* the items' keys are one node per key text */
+	item = f.krm.list.items[0]->root;
+	ck_assert(!wg_node_has_pos(wg_map_key(item, 0)));
+	ck_assert_ptr_eq(wg_map_key(item, 0),
+			 wg_map_key(f.krm.list.items[1]->root, 0));
+	close_rl(&f);
+}
+END_TEST
+
 static Suite *krm_suite(void)
 {
 	Suite *s = suite_create("krm");
@@ -455,6 +602,10 @@ static Suite *krm_suite(void)
 	tcase_add_test(tc, settings_far_right_on_one_line);
 	tcase_add_test(tc, profile_function_config);
 	tcase_add_test(tc, help_lists_every_setting);
+	tcase_add_test(tc, streamed_output_is_the_held_output);
+	tcase_add_test(tc, failing_sink_fails_the_write);
+	tcase_add_test(tc, unwritable_text_is_found_before_writing);
+	tcase_add_test(tc, shared_keys_only_inside_items);
 	suite_add_tcase(s, tc);
 	return s;
 }

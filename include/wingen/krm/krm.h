@@ -12,6 +12,7 @@
 #include "wingen/yaml/node.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/resource.h"
+#include "wingen/yaml/writer.h"
 
 /*
  * KRM functions: one ResourceList in, one ResourceList out (the KRM
@@ -159,6 +160,24 @@ void wg_krm_annotate_generated(struct wg_krm *krm);
  * or -1 when libyaml cannot write it (reported on ctx).
  */
 int wg_krm_write(struct wg_ctx *ctx, struct wg_krm *krm, struct wg_buf *out);
+
+/*
+ * The same, handed to sink as it is written (a megabyte at a time) instead
+ * of held: the output list is never in memory whole.  What reached the
+ * sink stays there, so call it only once nothing can fail but the sink:
+ * after wg_krm_check_writable().  Returns 0, or -1 (reported on ctx;
+ * "cannot write the output" when the sink failed).
+ */
+int wg_krm_write_sink(struct wg_ctx *ctx, struct wg_krm *krm,
+		      wg_yaml_sink sink, void *data);
+
+/*
+ * Reports an error on ctx for every item of krm->list that libyaml's
+ * emitter would refuse (wg_yaml_unwritable: text a transform generated
+ * that is not UTF-8), so that the run fails before any output.  Returns
+ * how many it reported.
+ */
+size_t wg_krm_check_writable(struct wg_ctx *ctx, const struct wg_krm *krm);
 
 /*
  * The cluster's nodes given to the function (krm_nodes.c), for the same

@@ -84,6 +84,13 @@ struct wg_reader {
 	bool pipe_tried;
 	/* Set by wg_read_stream() when the list shares keys (resource.h). */
 	struct wg_resources *shared_keys;
+	/*
+	 * With shared_keys: 0 shares every plain mapping key; N only those
+	 * inside a sequence at nesting depth N (1 is the root): a KRM
+	 * ResourceList's items at 2, so that the keys of its functionConfig
+	 * keep their positions for the messages about them.
+	 */
+	unsigned share_in_seq_depth;
 	struct wg_node **owned;	/* nodes holding adopted strings */
 	size_t nowned, owned_cap;
 	/* The part of the input libyaml is parsing: all of it after a BOM,

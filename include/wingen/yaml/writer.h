@@ -22,10 +22,21 @@
  * unchanged.)
  */
 
-/* Output sink: everything is appended to buf. */
+/*
+ * Where a writer may pass its text on as it goes: the next len bytes;
+ * returns 0, or nonzero to stop writing (the writer then fails with
+ * "cannot write the output").
+ */
+typedef int (*wg_yaml_sink)(void *data, const char *bytes, size_t len);
+
+/* Output sink: everything is appended to buf (and, with a sink, handed
+ * on from there about a megabyte at a time). */
 struct wg_yaml_writer {
 	yaml_emitter_t emitter;
 	struct wg_buf *out;
+	wg_yaml_sink sink;	/* NULL: out keeps everything */
+	void *sink_data;
+	bool sink_failed;
 	unsigned ndocs;
 	bool open;
 	bool take;		/* inside wg_yaml_writer_doc_take() */
@@ -33,6 +44,23 @@ struct wg_yaml_writer {
 };
 
 void wg_yaml_writer_init(struct wg_yaml_writer *w, struct wg_buf *out);
+/*
+ * Streams instead of keeping: out becomes a staging buffer that sink
+ * empties whenever it holds a megabyte, and at wg_yaml_writer_finish().
+ * For one large document (a KRM ResourceList) written without holding its
+ * text.  What reached the sink cannot be taken back: check the tree
+ * first (wg_yaml_unwritable).
+ */
+void wg_yaml_writer_set_sink(struct wg_yaml_writer *w, wg_yaml_sink sink,
+			     void *data);
+
+/*
+ * The first node of the tree whose text or tag libyaml's emitter would
+ * refuse (text wingen generated that is not UTF-8: libyaml checks it;
+ * parsed text was checked by the parser), or NULL: a tree it returns NULL
+ * for is refused by no emitter event.
+ */
+const struct wg_node *wg_yaml_unwritable(const struct wg_node *root);
 /* Appends one document.  Returns 0 or -1 (w->error set). */
 int wg_yaml_writer_doc(struct wg_yaml_writer *w, const struct wg_node *root);
 /*
