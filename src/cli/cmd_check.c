@@ -239,6 +239,7 @@ int wg_cmd_check(int argc, char **argv)
 	if (rc)
 		goto out;
 	ctx->strict = o.strict;
+	ss.list.share_keys = true;	/* memory over positions of keys */
 	if (wg_session_load(&ss, o.profile, &o.popts, &o.paths) == 0) {
 		bool nodes_ok;
 

@@ -65,8 +65,11 @@ static void check_node_selector(struct check *c)
 		const struct wg_node *v = wg_map_value(ns, i);
 		char *key = wg_scalar_dup(&c->scratch, k);
 
+		/* a shared key (build and check share them) has no
+		 * position: its string value sits on its line */
 		if (!wg_is_label_key(key))
-			bad(c, k, spec_path(c, "nodeSelector", key),
+			bad(c, wg_node_has_pos(k) ? k : v,
+			    spec_path(c, "nodeSelector", key),
 			    "is not a valid label key");
 		if (!wg_k8s_is_string(v))
 			bad(c, v, spec_path(c, "nodeSelector", key),
