@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "wingen/base/alloc.h"
+#include "wingen/base/index.h"
 #include "wingen/base/suggest.h"
 #include "wingen/yaml/emit_stream.h"
 #include "wingen/base/output.h"
@@ -141,6 +142,26 @@ bool wg_cli_reads_stdin(const struct wg_pathlist *files)
 	return false;
 }
 
+/*
+ * Whether file was named before in this run, as the same file: the
+ * profile's resources: [manifests/] and -f manifests/, or a symbolic link
+ * to it.  Its objects are read once, as migrate edits it once; read twice
+ * they would be duplicates of themselves, each error naming its own
+ * position.  Hashed: a folder of 20,000 files is not 20,000^2 compares.
+ */
+static bool named_again(struct wg_index *seen, const char *file)
+{
+	char *real = realpath(file, NULL);
+	const char *key = real ? real : file;
+	size_t n;
+
+	wg_index_get(seen, key, strlen(key), &n);
+	if (!n)
+		wg_index_add(seen, key, strlen(key), NULL);
+	free(real);
+	return n != 0;
+}
+
 int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 		struct wg_inputs *inputs, struct wg_resources *list,
 		unsigned jobs)
@@ -150,6 +171,8 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 	int rc = 0;
 	bool stdin_seen = false;
 	size_t before = ctx->log.ndiags, first = inputs->len;
+
+	struct wg_index *seen = wg_index_new();
 
 	for (size_t i = 0; i < paths->len; i++)
 		if (wg_collect_files(ctx, paths->items[i], &files))
@@ -165,6 +188,8 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 			if (stdin_seen)
 				continue;	/* stdin can be read once */
 			stdin_seen = true;
+		} else if (named_again(seen, files.items[i])) {
+			continue;
 		}
 		WG_GROW(inputs->items, inputs->cap, inputs->len + 1);
 		in = &inputs->items[inputs->len];
@@ -204,6 +229,7 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 	if (!wg_cli_reads_stdin(&files))
 		wg_cli_stdin_unread(ctx);
 	wg_pathlist_release(&files);
+	wg_index_free(seen);
 	return rc;
 }
 
