@@ -359,7 +359,8 @@ size_t wg_runtime_class_validate(struct wg_ctx *ctx,
 	const char *s;
 	size_t bad = 0;
 
-	if (!wg_scalar_is(wg_map_get(root, "apiVersion"), "node.k8s.io/v1")
+	if (!wg_scalar_is(wg_map_get(root, "apiVersion"),
+			  wg_known_kinds[WG_KIND_RUNTIME_CLASS].api_version)
 	    || !wg_is_kind(res, WG_KIND_RUNTIME_CLASS))
 		bad += invalid(ctx, res, NULL, "%s", "not a node.k8s.io/v1 "
 			       "RuntimeClass");

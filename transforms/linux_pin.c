@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "tx.h"
+#include "wingen/transforms/linux_pin.h"
 #include "wingen/k8s/sched.h"
 #include "wingen/k8s/keys.h"
 
@@ -105,7 +106,8 @@ static void check_windows_options(struct wg_ctx *ctx,
 	}
 }
 
-static const char *pin_reason(struct wg_arena *a, const struct wg_profile *p,
+static const char *pin_reason(struct wg_arena *a,
+			      const struct wg_linux_pin_settings *set,
 			      const struct wg_selection *sel, bool ds_blanket)
 {
 	const char *who = sel->opted_out
@@ -116,7 +118,7 @@ static const char *pin_reason(struct wg_arena *a, const struct wg_profile *p,
 		return wg_arena_printf(a, "%s%s; the DaemonSet tolerates every "
 				       "taint (operator Exists, no key), so "
 				       "the Windows taint cannot keep it off "
-				       "Windows nodes", p->linux_pin
+				       "Windows nodes", set->pin
 				       ? "linux.pin: " : "", who);
 	return wg_arena_printf(a, "linux.pin: %s; without an OS selector "
 			       "it could land on a Windows node", who);
@@ -125,7 +127,8 @@ static const char *pin_reason(struct wg_arena *a, const struct wg_profile *p,
 /* One pod template of the workload. */
 static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 		    struct wg_resource *res, const struct wg_selection *sel,
-		    const struct wg_podspec *ps)
+		    const struct wg_podspec *ps,
+		    const struct wg_linux_pin_settings *set)
 {
 	const struct wg_profile *p = ctx->profile;
 	struct wg_buf path = WG_BUF_INIT;
@@ -135,7 +138,7 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 	ds_blanket = ps->kind->node_agent
 		     && blanket(&list->arena, p, ps->spec);
 	on_linux = says_linux(ps->spec);
-	if ((p->linux_pin || ds_blanket) && !names_os(ps->spec)
+	if ((set->pin || ds_blanket) && !names_os(ps->spec)
 	    && !sel->pod_windows) {
 		ns = tx_ensure_map(ctx, list, res, ps, "nodeSelector");
 		if (!ns)
@@ -149,7 +152,8 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 						 WG_LABEL_OS,
 						 (const char *)NULL),
 				 NULL, v,
-				 pin_reason(&list->arena, p, sel, ds_blanket));
+				 pin_reason(&list->arena, set, sel,
+					    ds_blanket));
 		on_linux = true;
 	}
 	if (on_linux)
@@ -162,13 +166,44 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	       struct wg_resource *res, const void *config)
 {
 	struct wg_selection *sel = wg_select(ctx, list, res);
+	const struct wg_linux_pin_settings *set = config ? config
+		: &wg_linux_pin_defaults;
 
-	(void)config;
 	if (!ctx->profile || !sel->workload || sel->windows || sel->failed)
 		return 0;
 	for (size_t i = 0; i < sel->npods; i++)
-		run_pod(ctx, list, res, sel, &sel->pods[i]);
+		run_pod(ctx, list, res, sel, &sel->pods[i], set);
 	return 0;
+}
+
+/* ---- settings: linux.pin ------------------------------------------------- */
+
+const struct wg_linux_pin_settings wg_linux_pin_defaults = { .pin = true };
+
+/* The loader has refused any boolean but true and false (and their
+ * capitalised spellings), so YAML's reading of one is the setting. */
+static int settings(struct wg_ctx *ctx, const struct wg_profile *p,
+		    struct wg_arena *arena, const void **out)
+{
+	struct wg_linux_pin_settings *set = wg_arena_alloc(arena, sizeof(*set));
+	const struct wg_node *pin = wg_path_get(p->root, "linux.pin");
+
+	(void)ctx;
+	*set = wg_linux_pin_defaults;
+	if (wg_is_scalar(pin) && !wg_node_is_null(pin))
+		set->pin = wg_node_true(pin);
+	*out = set;
+	return 0;
+}
+
+static void write_settings(const void *settings, struct wg_arena *a,
+			   struct wg_node *root)
+{
+	const struct wg_linux_pin_settings *set = settings;
+	struct wg_node *m = wg_map_set(a, root, "linux", wg_node_new_map(a));
+
+	wg_map_set(a, m, "pin", wg_node_new_plain(a, set->pin ? "true"
+						  : "false"));
 }
 
 const struct wg_plugin wg_tx_linux_pin = {
@@ -178,4 +213,6 @@ const struct wg_plugin wg_tx_linux_pin = {
 	.kind = WG_PLUGIN_TRANSFORM,
 	.run_one = run,
 	.prepare = tx_prepare,
+	.settings = settings,
+	.write_settings = write_settings,
 };

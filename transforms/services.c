@@ -50,6 +50,8 @@
 #include "wingen/k8s/kinds.h"
 #include "wingen/k8s/labelsel.h"
 #include "wingen/base/names.h"
+#include "wingen/base/suggest.h"
+#include "wingen/transforms/services.h"
 
 #define MAX_BACKENDS 64
 
@@ -121,6 +123,7 @@ struct svc {
 	struct wg_resources *list;
 	struct wg_arena *arena;
 	const struct wg_profile *p;
+	const struct wg_services_settings *set;	/* its config */
 	struct wg_resource *res;
 	struct wg_node *spec;
 	const struct found *f;	/* what the Service's selector finds */
@@ -422,7 +425,7 @@ static void traffic_policy(struct svc *s)
 	struct wg_node *v = wg_map_get(s->spec, "externalTrafficPolicy");
 	struct wg_node *hc, *cluster;
 
-	if (s->p->network_dsr || !wg_scalar_is(v, "Local"))
+	if (s->set->dsr || !wg_scalar_is(v, "Local"))
 		return;
 	if (!s->can_fix) {
 		warn(s, v, "spec.externalTrafficPolicy", "is 'Local'", R_LOCAL,
@@ -500,7 +503,7 @@ static void families(struct svc *s)
 	const struct wg_node *fam = wg_map_get(s->spec, "ipFamilies");
 	bool dual = wg_scalar_is(policy, "RequireDualStack")
 		    || wg_scalar_is(policy, "PreferDualStack");
-	bool overlay = strcmp(s->p->network_mode, "l2bridge") != 0;
+	bool overlay = strcmp(s->set->mode, "l2bridge") != 0;
 	bool v6only = !dual && wg_is_seq(fam) && fam->len;
 	bool v4 = v4_possible(s, false);
 	struct wg_node *single;
@@ -768,7 +771,7 @@ static void check(struct svc *s)
 		return;
 	s->nlin = s->f->nlin;
 	s->fronts = labels_of(s, s->f->win, s->f->nwin);
-	s->can_fix = s->p->services_fix && !s->nlin;
+	s->can_fix = s->set->fix && !s->nlin;
 	affinity_timeout(s);
 	client_ip(s);
 	traffic_policy(s);
@@ -782,8 +785,9 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	       const void *config)
 {
 	struct svc s = { .ctx = ctx, .list = list, .arena = &list->arena,
-			 .p = ctx->profile };
-	(void)config;
+			 .p = ctx->profile,
+			 .set = config ? config : &wg_services_defaults };
+
 	if (!s.p || !s.p->nbuilds)
 		return 0;
 	index_backends(ctx, &s);
@@ -800,6 +804,88 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	return 0;
 }
 
+/* ---- settings: windows.network and windows.services ------------------- */
+
+const struct wg_services_settings wg_services_defaults = {
+	.dsr = false, .mode = "overlay", .fix = false,
+};
+
+/* The network modes of Windows container networking (Microsoft's
+ * "Windows container network drivers" page: overlay, l2bridge, l2tunnel,
+ * transparent). */
+static const char *const modes[] = {
+	"overlay", "l2bridge", "l2tunnel", "transparent",
+};
+#define NMODES (sizeof(modes) / sizeof(*modes))
+
+/* The loader has refused any boolean but true and false (and their
+ * capitalised spellings), so YAML's reading of one is the setting. */
+static bool flag(const struct wg_profile *p, const char *path, bool dflt)
+{
+	const struct wg_node *n = wg_path_get(p->root, path);
+
+	return wg_is_scalar(n) && !wg_node_is_null(n) ? wg_node_true(n)
+						      : dflt;
+}
+
+static int settings(struct wg_ctx *ctx, const struct wg_profile *p,
+		    struct wg_arena *arena, const void **out)
+{
+	struct wg_services_settings *set = wg_arena_alloc(arena, sizeof(*set));
+	const struct wg_node *mode = wg_path_get(p->root,
+						 "windows.network.mode");
+	const char *field = "windows.network.mode", *hint;
+	struct wg_buf all = WG_BUF_INIT;
+	int rc = 0;
+
+	*set = wg_services_defaults;
+	set->dsr = flag(p, "windows.network.dsr", set->dsr);
+	set->fix = flag(p, "windows.services.fix", set->fix);
+	if (wg_is_scalar(mode) && !wg_node_is_null(mode))
+		set->mode = wg_scalar_dup(arena, mode);
+	for (size_t i = 0; i < NMODES; i++)
+		if (strcmp(set->mode, modes[i]) == 0)
+			goto done;
+	hint = wg_suggest(set->mode, modes, NMODES);
+	if (hint) {
+		rc = wg_profile_report_setting(ctx, p, WG_SEV_ERROR, NULL,
+					       field, "unknown network mode "
+					       "'%s'; did you mean '%s'?",
+					       set->mode, hint);
+	} else {
+		for (size_t i = 0; i < NMODES; i++)
+			wg_buf_addf(&all, "%s%s", i ? ", " : "", modes[i]);
+		rc = wg_profile_report_setting(ctx, p, WG_SEV_ERROR, NULL,
+					       field, "unknown network mode "
+					       "'%s' (one of: %s)", set->mode,
+					       all.buf);
+		wg_buf_release(&all);
+	}
+done:
+	*out = set;
+	return rc;
+}
+
+static struct wg_node *bool_node(struct wg_arena *a, bool v)
+{
+	return wg_node_new_plain(a, v ? "true" : "false");
+}
+
+static void write_settings(const void *settings, struct wg_arena *a,
+			   struct wg_node *root)
+{
+	const struct wg_services_settings *set = settings;
+	struct wg_node *w = wg_map_ensure_map(a, root, "windows"), *m;
+
+	if (!w)
+		return;
+	m = wg_map_set(a, w, "network", wg_node_new_map(a));
+	wg_map_set(a, m, "dsr", bool_node(a, set->dsr));
+	wg_map_set(a, m, "mode", wg_node_new_str(a, set->mode));
+	m = wg_map_set(a, w, "services", wg_node_new_map(a));
+	wg_map_set(a, m, "fix", bool_node(a, set->fix));
+}
+
 const struct wg_plugin wg_tx_services = {
 	.name = "services",
 	.summary = "check (and with windows.services.fix, fix) Services that "
@@ -807,4 +893,6 @@ const struct wg_plugin wg_tx_services = {
 	.kind = WG_PLUGIN_TRANSFORM,
 	.run_list = run,
 	.prepare = tx_prepare,
+	.settings = settings,
+	.write_settings = write_settings,
 };

@@ -138,7 +138,7 @@ int wg_cli_print_profile(struct wg_ctx *ctx, const struct wg_profile *p,
 	int rc = wg_cli_report(ctx, false);
 
 	if (rc == WG_EXIT_OK) {
-		wg_profile_write(p, &out);
+		wg_profile_write(p, wg_chain_write_settings, &out);
 		rc = wg_cli_write(ctx, path, &out);
 	}
 	wg_buf_release(&out);

@@ -67,6 +67,7 @@ static bool add_step(struct wg_ctx *ctx, struct wg_profile *p,
 			return false;
 		}
 	p->steps[p->nsteps].plugin = plugin;
+	p->steps[p->nsteps].config = wg_chain_settings(p, plugin->name);
 	if (plugin->configure
 	    && plugin->configure(ctx, &p->arena, p->path, e->config,
 				 &p->steps[p->nsteps].config))
@@ -75,10 +76,58 @@ static bool add_step(struct wg_ctx *ctx, struct wg_profile *p,
 	return true;
 }
 
+/* Every plugin's settings, in the chain or not (plugin.h): a bad one is
+ * an error whatever transforms: lists.  Each plugin reads them once. */
+static void read_settings(struct wg_ctx *ctx, struct wg_profile *p)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; wg_plugins[i]; i++)
+		n += wg_plugins[i]->settings != NULL;
+	p->settings = wg_arena_zalloc(&p->arena,
+				      (n + 1) * sizeof(*p->settings));
+	p->nsettings = 0;
+	for (size_t i = 0; wg_plugins[i]; i++) {
+		const struct wg_plugin *plugin = wg_plugins[i];
+		struct wg_plugin_settings *s = &p->settings[p->nsettings];
+
+		if (!plugin->settings)
+			continue;
+		s->plugin = plugin->name;
+		s->value = NULL;
+		/* an error is on ctx and fails the load; the value is
+		 * kept anyway (the defaults where it was bad) */
+		plugin->settings(ctx, p, &p->arena, &s->value);
+		p->nsettings++;
+	}
+}
+
+const void *wg_chain_settings(const struct wg_profile *p, const char *name)
+{
+	for (size_t i = 0; p && i < p->nsettings; i++)
+		if (strcmp(p->settings[i].plugin, name) == 0)
+			return p->settings[i].value;
+	return NULL;
+}
+
+void wg_chain_write_settings(const struct wg_profile *p,
+			     struct wg_arena *arena, struct wg_node *root)
+{
+	for (size_t i = 0; wg_plugins[i]; i++) {
+		const struct wg_plugin *plugin = wg_plugins[i];
+		const void *s = wg_chain_settings(p, plugin->name);
+
+		if (plugin->write_settings && s)
+			plugin->write_settings(s, arena, root);
+	}
+}
+
 void wg_chain_resolve(struct wg_ctx *ctx, struct wg_profile *p)
 {
 	struct wg_step_spec *kept;
 	size_t n = 0, cap;
+
+	read_settings(ctx, p);
 
 	if (p->chain_default) {
 		for (cap = 0; wg_plugins[cap]; cap++)

@@ -349,7 +349,7 @@ static void check_builds(struct run *r)
 static bool is_runtime_class(const struct wg_resource *res)
 {
 	return !(res->flags & WG_RES_DELETED)
-	       && wg_resource_kind_is(res, "RuntimeClass");
+	       && wg_is_kind(res, WG_KIND_RUNTIME_CLASS);
 }
 
 /* The build a generated RuntimeClass was made from, or NULL. */

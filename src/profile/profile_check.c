@@ -29,10 +29,6 @@ static const char *const arches[] = { "amd64", "arm64" };
 static const char *const effects[] = {
 	"NoSchedule", "PreferNoSchedule", "NoExecute",
 };
-static const char *const modes[] = {
-	"overlay", "l2bridge", "l2tunnel", "transparent",
-};
-
 #define COUNT(a) (sizeof(a) / sizeof(*(a)))
 
 /* "base[i]rest", in the profile's arena. */
@@ -848,23 +844,6 @@ static void check_images(struct wg_profile_loader *L,
 	}
 }
 
-static void check_rest(struct wg_profile_loader *L,
-		       const struct raw_profile *raw)
-{
-	struct wg_profile *p = L->p;
-	const struct raw_windows *w = raw->windows;
-
-	p->network_dsr = w && w->network && w->network->dsr;
-	p->network_mode = dup(L, w && w->network && w->network->mode
-			      ? w->network->mode : "overlay");
-	if (one_of(p->network_mode, modes, COUNT(modes)) < 0)
-		bad_choice(L, "windows.network.mode", "network mode",
-			   p->network_mode, modes, COUNT(modes));
-	p->services_fix = w && w->services && w->services->fix;
-	p->linux_pin = !(raw->linux_ && raw->linux_->pin)
-		       || *raw->linux_->pin;
-}
-
 /* ---- transforms --------------------------------------------------------- */
 
 /* Records one transforms: entry; src/core/chain.c resolves it. */
@@ -977,6 +956,5 @@ void wg_profile_check(struct wg_profile_loader *L,
 	wg_profile_check_workloads(L, raw);
 	check_select(L, raw->windows);
 	check_images(L, raw->windows);
-	check_rest(L, raw);
 	check_transforms(L);
 }

@@ -51,6 +51,10 @@ struct raw_image_rule {
 	char *replace;
 };
 
+/* windows.network, windows.services and linux: in the schema so that the
+ * document is checked whole (keys, types, positions); their values are
+ * the settings of the plugins that read them from the tree (the Services
+ * check, linux-pin: core/plugin.h), and nothing here reads these. */
 struct raw_network {
 	bool dsr;
 	char *mode;

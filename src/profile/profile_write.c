@@ -137,11 +137,6 @@ static struct wg_node *windows(struct wg_arena *a, const struct wg_profile *p)
 			wg_seq_append(a, seq, m);
 		}
 	}
-	m = wg_map_set(a, w, "network", wg_node_new_map(a));
-	wg_map_set(a, m, "dsr", boolean(a, p->network_dsr));
-	wg_map_set(a, m, "mode", str(a, p->network_mode));
-	m = wg_map_set(a, w, "services", wg_node_new_map(a));
-	wg_map_set(a, m, "fix", boolean(a, p->services_fix));
 	return w;
 }
 
@@ -172,7 +167,11 @@ static struct wg_node *workloads(struct wg_arena *a, const struct wg_profile *p)
 	return seq;
 }
 
-void wg_profile_write(const struct wg_profile *p, struct wg_buf *out)
+void wg_profile_write(const struct wg_profile *p,
+		      void (*write_plugins)(const struct wg_profile *p,
+					    struct wg_arena *arena,
+					    struct wg_node *root),
+		      struct wg_buf *out)
 {
 	struct wg_arena a = WG_ARENA_INIT;
 	struct wg_node *root = wg_node_new_map(&a), *m, *t;
@@ -188,8 +187,8 @@ void wg_profile_write(const struct wg_profile *p, struct wg_buf *out)
 	if (p->templates)
 		wg_map_set(&a, root, "templates", str(&a, p->templates));
 	wg_map_set(&a, root, "windows", windows(&a, p));
-	m = wg_map_set(&a, root, "linux", wg_node_new_map(&a));
-	wg_map_set(&a, m, "pin", boolean(&a, p->linux_pin));
+	if (write_plugins)	/* windows.network, linux.pin, ... */
+		write_plugins(p, &a, root);
 	if (p->kinds.len)
 		wg_map_set(&a, root, "workloads", workloads(&a, p));
 	t = wg_map_set(&a, root, "transforms", wg_node_new_seq(&a));

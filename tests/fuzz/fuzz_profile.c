@@ -27,6 +27,7 @@
 #include "wingen/k8s/labelsel.h"
 #include "wingen/core/plugin.h"
 #include "wingen/profile/profile.h"
+#include "wingen/transforms/services.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -76,7 +77,10 @@ static void check_profile(const struct wg_profile *p)
 	static const char *const effects[] = {
 		"NoSchedule", "PreferNoSchedule", "NoExecute", NULL,
 	};
-	static const char *const modes[] = { "overlay", "l2bridge", NULL };
+	static const char *const modes[] = {
+		"overlay", "l2bridge", "l2tunnel", "transparent", NULL,
+	};
+	const struct wg_services_settings *svc;
 
 	FZ_CHECK(p->nbuilds >= 1 && p->builds, "no build");
 	FZ_CHECK(is_build(p, p->default_build), "default build not a build");
@@ -122,8 +126,11 @@ static void check_profile(const struct wg_profile *p)
 	for (size_t i = 0; i < p->nimages; i++)
 		FZ_CHECK(p->images[i].match.code && p->images[i].replace,
 			 "image rule %zu incomplete", i);
-	FZ_CHECK(one_of(p->network_mode, modes), "network mode '%s'",
-		 p->network_mode ? p->network_mode : "(null)");
+	svc = wg_chain_settings(p, "services");
+	FZ_CHECK(svc && one_of(svc->mode, modes), "network mode '%s'",
+		 svc && svc->mode ? svc->mode : "(null)");
+	FZ_CHECK(wg_chain_settings(p, "linux-pin") != NULL,
+		 "no linux-pin settings");
 	for (size_t i = 0; i < p->nsteps; i++)
 		FZ_CHECK(p->steps[i].plugin
 			 && wg_plugin_find(p->steps[i].plugin->name)
@@ -141,14 +148,14 @@ static void check_write(const struct wg_profile *p)
 	struct wg_profile again;
 	struct wg_ctx ctx;
 
-	wg_profile_write(p, &w1);
+	wg_profile_write(p, wg_chain_write_settings, &w1);
 	wg_ctx_init(&ctx);
 	if (wg_profile_load_data(&ctx, "written.yaml", w1.buf, w1.len, WG_CHAIN_OPTS,
 				 &again) != 0) {
 		fz_dump_log(&ctx);
 		fz_fail("the written profile does not load:\n%s", w1.buf);
 	}
-	wg_profile_write(&again, &w2);
+	wg_profile_write(&again, wg_chain_write_settings, &w2);
 	FZ_CHECK(w1.len == w2.len && memcmp(w1.buf, w2.buf, w1.len) == 0,
 		 "profile written, loaded and written again changes:\n%s\n"
 		 "---- became ----\n%s", w1.buf, w2.buf);

@@ -5,7 +5,20 @@
 
 #include "cli/cli.h"
 #include "testutil.h"
+#include "wingen/core/chain.h"
 #include "wingen/krm/krm.h"
+#include "wingen/transforms/linux_pin.h"
+#include "wingen/transforms/services.h"
+
+/* The plugins' settings read from the profile (core/chain.h). */
+static const struct wg_linux_pin_settings *pin_of(const struct wg_profile *p)
+{
+	const struct wg_linux_pin_settings *s = wg_chain_settings(p,
+								 "linux-pin");
+
+	ck_assert_ptr_nonnull(s);
+	return s;
+}
 
 struct fixture {
 	struct wg_ctx ctx;
@@ -313,7 +326,7 @@ START_TEST(config_map_settings)
 		"  data:\n    releases: ltsc2022, 2025\n    arch: arm64\n"
 		"    taint: 'node/win:NoExecute'\n    linux-pin: 'false'\n"
 		"    strict: 'true'\n"), 0);
-	ck_assert_int_eq(wg_krm_profile(&f.ctx, &f.krm, NULL, &p), 0);
+	ck_assert_int_eq(wg_krm_profile(&f.ctx, &f.krm, WG_CHAIN_OPTS, &p), 0);
 	ck_assert_uint_eq(p.nbuilds, 2);
 	ck_assert_str_eq(p.builds[0].release->name, "ltsc2022");
 	ck_assert_str_eq(p.builds[1].release->name, "ltsc2025");
@@ -322,7 +335,7 @@ START_TEST(config_map_settings)
 	ck_assert_str_eq(p.taint.key, "node/win");
 	ck_assert_ptr_null(p.taint.value);
 	ck_assert_str_eq(p.taint.effect, "NoExecute");
-	ck_assert(!p.linux_pin);
+	ck_assert(!pin_of(&p)->pin);
 	ck_assert(f.ctx.strict);
 	/* No select key: the default image rules, as a catalog. */
 	ck_assert_uint_gt(p.nselect, 0);

@@ -142,7 +142,7 @@ START_TEST(test_daemonset_blanket)
 	tr_free(&r);
 
 	/* pinned even without linux.pin */
-	tp.p.linux_pin = false;
+	tp.pin.pin = false;
 	tr_run(&r, &tp, in, PLUGIN);
 	ck_assert_str_eq(r.out, DS("      tolerations:\n"
 				   "      - operator: Exists\n")
@@ -202,7 +202,7 @@ START_TEST(test_windows_options_on_linux)
 	tr_free(&r);
 
 	/* a Linux pod by its own selector, without linux.pin */
-	tp.p.linux_pin = false;
+	tp.pin.pin = false;
 	tr_run(&r, &tp, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
 		"spec:\n  nodeSelector: {kubernetes.io/os: linux}\n"
 		"  containers:\n  - image: nginx\n    securityContext:\n"

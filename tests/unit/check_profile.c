@@ -13,6 +13,26 @@
 #include "wingen/base/input.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/writer.h"
+#include "wingen/transforms/linux_pin.h"
+#include "wingen/transforms/services.h"
+
+/* The plugins' settings read from the profile (core/chain.h). */
+static const struct wg_services_settings *svc_of(const struct wg_profile *p)
+{
+	const struct wg_services_settings *s = wg_chain_settings(p, "services");
+
+	ck_assert_ptr_nonnull(s);
+	return s;
+}
+
+static const struct wg_linux_pin_settings *pin_of(const struct wg_profile *p)
+{
+	const struct wg_linux_pin_settings *s = wg_chain_settings(p,
+								 "linux-pin");
+
+	ck_assert_ptr_nonnull(s);
+	return s;
+}
 
 #define HEAD "apiVersion: wingen.dev/v1alpha1\nkind: Profile\n"
 
@@ -98,6 +118,35 @@ static void at(const struct wg_diag *d, unsigned line, unsigned col)
 
 /* ---- defaults and fields ------------------------------------------------ */
 
+/* The plugins' settings are read and checked whatever transforms: lists:
+ * a bad one is an error with the chain leaving its plugin out. */
+START_TEST(plugin_settings_outside_the_chain)
+{
+	struct wg_profile p;
+
+	ck_assert_int_eq(load(HEAD "windows:\n  builds: [{release: ltsc2022}]"
+			      "\n  network: {dsr: true, mode: bgp}\n"
+			      "linux: {pin: false}\ntransforms: [pod-os]\n",
+			      &p), -1);
+	at(diag("windows.network.mode", "unknown network mode 'bgp' (one of: "
+		"overlay, l2bridge, l2tunnel, transparent)"), 5, 30);
+	ck_assert_uint_eq(ctx.log.counts[WG_SEV_ERROR], 1);
+	wg_ctx_release(&ctx);
+	wg_ctx_init(&ctx);
+	ck_assert_int_eq(load(HEAD "windows:\n  builds: [{release: ltsc2022}]"
+			      "\n  network: {dsr: true, mode: l2tunnel}\n"
+			      "linux: {pin: false}\ntransforms: [pod-os]\n",
+			      &p), 0);
+	ck_assert(svc_of(&p)->dsr);
+	ck_assert_str_eq(svc_of(&p)->mode, "l2tunnel");
+	ck_assert(!svc_of(&p)->fix);
+	ck_assert(!pin_of(&p)->pin);
+	ck_assert_uint_eq(p.nsteps, 1);
+	ck_assert_ptr_null(p.steps[0].config);	/* pod-os has none */
+	wg_profile_release(&p);
+}
+END_TEST
+
 START_TEST(minimal_profile_gets_every_default)
 {
 	struct wg_profile p;
@@ -121,10 +170,10 @@ START_TEST(minimal_profile_gets_every_default)
 	ck_assert_uint_eq(p.nselect, 4);
 	ck_assert_ptr_nonnull(p.select[0].image);
 	ck_assert_uint_eq(p.select[0].pos.line, 0);
-	ck_assert(!p.network_dsr);
-	ck_assert_str_eq(p.network_mode, "overlay");
-	ck_assert(!p.services_fix);
-	ck_assert(p.linux_pin);
+	ck_assert(!svc_of(&p)->dsr);
+	ck_assert_str_eq(svc_of(&p)->mode, "overlay");
+	ck_assert(!svc_of(&p)->fix);
+	ck_assert(pin_of(&p)->pin);
 	ck_assert_uint_eq(p.nresources, 0);
 	ck_assert_ptr_null(p.templates);
 	/* No transforms: every registered plugin, in registry order. */
@@ -206,10 +255,10 @@ START_TEST(every_field_is_loaded)
 	ck_assert_str_eq(p.images[0].replace, ":ltsc2022");
 	ck_assert_int_eq(wg_regex_match(&p.images[0].match, "a:ltsc2019", 10),
 			 1);
-	ck_assert(p.network_dsr);
-	ck_assert_str_eq(p.network_mode, "l2bridge");
-	ck_assert(p.services_fix);
-	ck_assert(!p.linux_pin);
+	ck_assert(svc_of(&p)->dsr);
+	ck_assert_str_eq(svc_of(&p)->mode, "l2bridge");
+	ck_assert(svc_of(&p)->fix);
+	ck_assert(!pin_of(&p)->pin);
 	ck_assert_uint_eq(p.nsteps, 2);
 	ck_assert_str_eq(p.steps[0].plugin->name, "pod-os");
 	ck_assert_str_eq(p.steps[1].plugin->name, "runtime-class");
@@ -261,7 +310,7 @@ START_TEST(embedded_default_profile)
 	ck_assert_str_eq(p.taint.key, "os");
 	ck_assert_str_eq(p.taint.value, "windows");
 	ck_assert_str_eq(p.taint.effect, "NoSchedule");
-	ck_assert(p.linux_pin);
+	ck_assert(pin_of(&p)->pin);
 	for (size_t i = 0; i < sizeof(windows_images) / sizeof(char *); i++) {
 		const char *img = windows_images[i];
 		bool hit = false;
@@ -798,7 +847,7 @@ static char *written(const struct wg_profile *p)
 {
 	struct wg_buf b = WG_BUF_INIT;
 
-	wg_profile_write(p, &b);
+	wg_profile_write(p, wg_chain_write_settings, &b);
 	return wg_buf_detach(&b, NULL);
 }
 
@@ -880,6 +929,7 @@ static Suite *profile_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, minimal_profile_gets_every_default);
+	tcase_add_test(tc, plugin_settings_outside_the_chain);
 	tcase_add_test(tc, every_field_is_loaded);
 	tcase_add_test(tc, embedded_default_profile);
 	tcase_add_test(tc, find_build_and_toleration);

@@ -5,6 +5,17 @@
 #include "testutil.h"
 #include "wingen/core/chain.h"
 #include "wingen/profile/profile.h"
+#include "wingen/transforms/linux_pin.h"
+#include "wingen/transforms/services.h"
+
+/* The plugins' settings read from the profile (core/chain.h). */
+static const struct wg_services_settings *svc_of(const struct wg_profile *p)
+{
+	const struct wg_services_settings *s = wg_chain_settings(p, "services");
+
+	ck_assert_ptr_nonnull(s);
+	return s;
+}
 
 #define HEAD "apiVersion: wingen.dev/v1alpha1\nkind: Profile\n" \
 	     "metadata: {name: t}\n"
@@ -70,9 +81,9 @@ START_TEST(fields_load)
 	ck_assert_int_eq(wg_regex_match(&p.images[1].match, "x:ltsc2019",
 					10), 0);
 	ck_assert_uint_eq(p.images[1].pos.line, 16);
-	ck_assert(p.network_dsr);
-	ck_assert_str_eq(p.network_mode, "l2bridge");
-	ck_assert(p.services_fix);
+	ck_assert(svc_of(&p)->dsr);
+	ck_assert_str_eq(svc_of(&p)->mode, "l2bridge");
+	ck_assert(svc_of(&p)->fix);
 	wg_profile_release(&p);
 }
 END_TEST
@@ -84,9 +95,9 @@ START_TEST(defaults)
 	ck_assert_int_eq(load(HEAD "windows:\n  builds: [{release: ltsc2022}]"
 			      "\n", &p), 0);
 	ck_assert_uint_eq(p.nimages, 0);
-	ck_assert(!p.network_dsr);
-	ck_assert_str_eq(p.network_mode, "overlay");
-	ck_assert(!p.services_fix);
+	ck_assert(!svc_of(&p)->dsr);
+	ck_assert_str_eq(svc_of(&p)->mode, "overlay");
+	ck_assert(!svc_of(&p)->fix);
 	for (size_t i = 0; i < p.nselect; i++)
 		ck_assert_uint_eq(p.select[i].nbuilds, 0);
 	wg_profile_release(&p);

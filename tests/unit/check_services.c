@@ -10,7 +10,7 @@ static void profile(struct tp *tp, bool fix)
 	tp_init(tp);
 	tp_build(tp, "ltsc2019", "amd64");
 	tp_select_image(tp, "^mcr\\.microsoft\\.com/windows/");
-	tp->p.services_fix = fix;
+	tp->svc.fix = fix;
 }
 
 #define WIN(name, labels, replicas, image) \
@@ -156,7 +156,7 @@ START_TEST(test_local_and_dsr)
 	struct tr r;
 
 	profile(&tp, true);
-	tp.p.network_dsr = true;
+	tp.svc.dsr = true;
 	tr_run(&r, &tp, WIN("web", "{app: web}", "1", CORE22)
 	       SVC("a", "  type: NodePort\n  externalTrafficPolicy: Local\n"),
 	       CHAIN);
@@ -164,7 +164,7 @@ START_TEST(test_local_and_dsr)
 	ck_assert_uint_eq(r.ctx.log.ndiags, 0);
 	ck_assert_ptr_null(tr_change(&r, "spec.externalTrafficPolicy"));
 	tr_free(&r);
-	tp.p.network_dsr = false;
+	tp.svc.dsr = false;
 	tr_run(&r, &tp, WIN("web", "{app: web}", "1", CORE22)
 	       SVC("a", "  type: NodePort\n  externalTrafficPolicy: Local\n"),
 	       CHAIN);

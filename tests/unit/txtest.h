@@ -17,6 +17,8 @@
 #include "wingen/profile/profile.h"
 #include "wingen/base/regex.h"
 #include "wingen/core/select.h"
+#include "wingen/transforms/linux_pin.h"
+#include "wingen/transforms/services.h"
 
 #define TP_MAX 8
 
@@ -29,6 +31,9 @@ struct tp {
 	size_t nre;
 	struct wg_label_selector ls[2 * TP_MAX];
 	size_t nls;
+	/* the plugins' settings (their configs in tr_run) */
+	struct wg_linux_pin_settings pin;
+	struct wg_services_settings svc;
 };
 
 /* A build of release (catalog name) and arch; its RuntimeClass is
@@ -51,8 +56,8 @@ static inline struct wg_build *tp_build(struct tp *tp, const char *release,
 	return b;
 }
 
-/* ltsc2022/amd64 (the default), taint os=windows:NoSchedule, linux.pin,
- * no select entries. */
+/* ltsc2022/amd64 (the default), taint os=windows:NoSchedule, the plugins'
+ * default settings (linux.pin), no select entries. */
 static inline void tp_init(struct tp *tp)
 {
 	memset(tp, 0, sizeof(*tp));
@@ -67,8 +72,8 @@ static inline void tp_init(struct tp *tp)
 	tp->p.taint.value = "windows";
 	tp->p.taint.effect = "NoSchedule";
 	tp->p.select = tp->sel;
-	tp->p.linux_pin = true;
-	tp->p.network_mode = "overlay";
+	tp->pin = wg_linux_pin_defaults;
+	tp->svc = wg_services_defaults;
 }
 
 static inline struct wg_select *tp_select(struct tp *tp)
@@ -168,7 +173,12 @@ static inline void tr_run_strict(struct tr *r, struct tp *tp,
 	for (char *s = strtok(names, " "); s; s = strtok(NULL, " ")) {
 		steps[chain.len].plugin = wg_plugin_find(s);
 		ck_assert_msg(steps[chain.len].plugin, "no plugin %s", s);
-		steps[chain.len++].config = NULL;
+		steps[chain.len].config = NULL;
+		if (tp && strcmp(s, "linux-pin") == 0)
+			steps[chain.len].config = &tp->pin;
+		if (tp && strcmp(s, "services") == 0)
+			steps[chain.len].config = &tp->svc;
+		chain.len++;
 	}
 	free(names);
 	wg_ctx_init(&r->ctx);

@@ -31,6 +31,19 @@ void wg_chain_resolve(struct wg_ctx *ctx, struct wg_profile *p);
 const struct wg_profile_opts *wg_chain_opts(const struct wg_profile_opts *opts,
 					    struct wg_profile_opts *out);
 
+/*
+ * What the plugin called name read of the profile (its settings hook,
+ * plugin.h), whether or not it is in the chain; NULL when it has no
+ * settings or the chain was not resolved.  The plugin's header says the
+ * struct (wingen/transforms/<plugin>.h).
+ */
+const void *wg_chain_settings(const struct wg_profile *p, const char *name);
+
+/* The settings of every plugin, written into root (the profile being
+ * printed): the write_plugins hook of wg_profile_write(). */
+void wg_chain_write_settings(const struct wg_profile *p,
+			     struct wg_arena *arena, struct wg_node *root);
+
 /* Whether the profile's chain runs the plugin called name. */
 bool wg_profile_runs(const struct wg_profile *p, const char *name);
 

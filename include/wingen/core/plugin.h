@@ -3,7 +3,10 @@
 
 #include <stddef.h>
 
+#include "wingen/base/arena.h"
 #include "wingen/base/ctx.h"
+#include "wingen/profile/profile.h"
+#include "wingen/yaml/node.h"
 #include "wingen/yaml/resource.h"
 
 /*
@@ -51,6 +54,25 @@ struct wg_plugin {
 	int (*configure)(struct wg_ctx *ctx, struct wg_arena *arena,
 			 const char *file, const struct wg_node *config,
 			 const void **out);
+	/*
+	 * The plugin's settings under the profile's own keys (the Services
+	 * check's windows.network and windows.services, linux-pin's
+	 * linux.pin), read from p's tree (p->root) into a struct the plugin
+	 * owns, defaults filled, allocated in arena; *out is then the config
+	 * its entry points get.  The loader has checked the shape of those
+	 * keys with the rest of the document (unknown keys, types); this
+	 * reads their meaning and reports a bad value with
+	 * wg_profile_report_setting().  The chain calls it for every plugin
+	 * of the registry, listed in transforms: or not, so a bad setting is
+	 * an error whatever the chain.  NULL: no settings.  A plugin has
+	 * settings or configure, not both.  Returns 0, or -1 after an error.
+	 */
+	int (*settings)(struct wg_ctx *ctx, const struct wg_profile *p,
+			struct wg_arena *arena, const void **out);
+	/* Writes settings (what the hook above made) into root, a profile
+	 * being printed (--print-profile), at their keys; NULL: none. */
+	void (*write_settings)(const void *settings, struct wg_arena *arena,
+			       struct wg_node *root);
 };
 
 /* NULL-terminated table of every plugin, in the default chain's order. */

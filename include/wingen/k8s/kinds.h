@@ -124,6 +124,8 @@ enum wg_known_kind {
 struct wg_known {
 	const char *kind;
 	const char *group;
+	const char *api_version;	/* of the objects wingen generates
+					   of this kind; NULL: none */
 };
 
 extern const struct wg_known wg_known_kinds[WG_KIND_KNOWN_COUNT];

@@ -83,10 +83,9 @@ struct wg_profile {
 	struct wg_image_rule *images;
 	size_t nimages;
 
-	bool network_dsr;		/* windows.network.dsr */
-	const char *network_mode;	/* "overlay" (default) or "l2bridge" */
-	bool services_fix;		/* windows.services.fix */
-	bool linux_pin;			/* linux.pin (default true) */
+	/* windows.network, windows.services and linux.pin are the
+	 * settings of the plugins that read them (the Services check,
+	 * linux-pin): in settings below, not fields of this struct. */
 
 	const char *templates;	/* folder overriding embedded templates */
 
@@ -113,6 +112,16 @@ struct wg_profile {
 	size_t nchain;
 	bool chain_default;
 	const struct wg_node *root;	/* the profile's tree, for positions */
+	/* What each plugin with a settings hook read of the tree, by the
+	 * chain resolver (core/chain.h), in the chain or not; opaque here. */
+	struct wg_plugin_settings *settings;
+	size_t nsettings;
+};
+
+/* One plugin's settings: its name, and the struct it owns. */
+struct wg_plugin_settings {
+	const char *plugin;
+	const void *value;
 };
 
 struct wg_step;
@@ -187,9 +196,18 @@ int wg_profile_load_data(struct wg_ctx *ctx, const char *name,
 const struct wg_build *wg_profile_find_build(const struct wg_profile *p,
 					     const char *name);
 
-/* Writes the profile in effect as YAML (for --print-profile). */
+/*
+ * Writes the profile in effect as YAML (for --print-profile), every
+ * default filled in.  write_plugins (may be NULL) adds the plugins'
+ * settings to the tree after windows:'s own keys and before workloads:
+ * (the core's wg_chain_write_settings: this layer knows no plugin).
+ */
 struct wg_buf;
-void wg_profile_write(const struct wg_profile *p, struct wg_buf *out);
+void wg_profile_write(const struct wg_profile *p,
+		      void (*write_plugins)(const struct wg_profile *p,
+					    struct wg_arena *arena,
+					    struct wg_node *root),
+		      struct wg_buf *out);
 
 
 void wg_profile_release(struct wg_profile *p);
