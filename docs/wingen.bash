@@ -64,7 +64,8 @@ _wingen()
 		--templates --load-restrictor --help" ;;
 	fmt) opts="-f --filename -o --output --output-file -j --jobs
 		--help" ;;
-	migrate) opts="--in-place --diff --values-out --helm --helm-arg --reformat-fallback
+	migrate) opts="--in-place --diff --values-out -f --values --set
+		--set-string --helm --helm-arg --reformat-fallback
 		--runtimeclass-file --strict --templates --load-restrictor
 		--help" ;;
 	init) opts="-f --filename -o --output --output-file --help" ;;

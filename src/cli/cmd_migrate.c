@@ -35,6 +35,7 @@ struct migrate_opts {
 	bool in_place, diff, strict;
 	const char *values_out, *helm;	/* charts: docs/helm.md */
 	struct wg_pathlist helm_args;
+	struct wg_pathlist values, set, set_string;	/* -f, --set... */
 };
 
 static int parse(int argc, char **argv, struct migrate_opts *o)
@@ -49,6 +50,9 @@ static int parse(int argc, char **argv, struct migrate_opts *o)
 		{ "values-out", 0, WG_OPT_STRING, &o->values_out, NULL },
 		{ "helm", 0, WG_OPT_STRING, &o->helm, NULL },
 		{ "helm-arg", 0, WG_OPT_PATHS, &o->helm_args, NULL },
+		{ "values", 'f', WG_OPT_PATHS, &o->values, NULL },
+		{ "set", 0, WG_OPT_PATHS, &o->set, NULL },
+		{ "set-string", 0, WG_OPT_PATHS, &o->set_string, NULL },
 		WG_OPTS_PROFILE(&o->popts),
 		WG_OPT_END,
 	};
@@ -505,15 +509,21 @@ static void summary(struct run *r)
  */
 static int charts(struct run *r, const struct wg_pathlist *paths)
 {
+	struct wg_pathlist args = { 0 };
 	struct wg_cli_chart_opts co = {
-		r->o->helm, &r->o->helm_args, r->o->values_out, r->o->diff,
+		r->o->helm, &args, r->o->values_out, r->o->diff,
 	};
+	const struct migrate_opts *o = r->o;
+	bool chart_opts = o->values_out || o->helm || o->helm_args.len
+			  || o->values.len || o->set.len || o->set_string.len;
 	size_t n = 0;
+	int rc;
 
 	for (size_t i = 0; i < paths->len; i++)
 		n += wg_chart_is_dir(paths->items[i]);
-	if (!n && (r->o->values_out || r->o->helm || r->o->helm_args.len))
-		return wg_usage_error("migrate", "--values-out, --helm and "
+	if (!n && chart_opts)
+		return wg_usage_error("migrate", "--values-out, -f/--values, "
+				      "--set, --set-string, --helm and "
 				      "--helm-arg are for Helm chart folders "
 				      "(holding Chart.yaml)");
 	if (!n)
@@ -521,12 +531,29 @@ static int charts(struct run *r, const struct wg_pathlist *paths)
 	if (n != paths->len)
 		return wg_usage_error("migrate", "migrate chart folders and "
 				      "manifest files in separate runs");
-	if (r->o->values_out && n > 1)
+	if (o->values_out && n > 1)
 		return wg_usage_error("migrate", "--values-out writes the "
 				      "values of one chart; give one chart");
 	if (wg_ctx_failed(&r->ctx))
 		return wg_cli_report(&r->ctx, false);
-	return wg_cli_migrate_charts(&r->ctx, &r->profile, paths, &co);
+	/* helm template gets the values as given, before --helm-arg's */
+	for (size_t i = 0; i < o->values.len; i++) {
+		wg_pathlist_add(&args, "-f");
+		wg_pathlist_add(&args, o->values.items[i]);
+	}
+	for (size_t i = 0; i < o->set.len; i++) {
+		wg_pathlist_add(&args, "--set");
+		wg_pathlist_add(&args, o->set.items[i]);
+	}
+	for (size_t i = 0; i < o->set_string.len; i++) {
+		wg_pathlist_add(&args, "--set-string");
+		wg_pathlist_add(&args, o->set_string.items[i]);
+	}
+	for (size_t i = 0; i < o->helm_args.len; i++)
+		wg_pathlist_add(&args, o->helm_args.items[i]);
+	rc = wg_cli_migrate_charts(&r->ctx, &r->profile, paths, &co);
+	wg_pathlist_release(&args);
+	return rc;
 }
 
 int wg_cmd_migrate(int argc, char **argv)
@@ -542,6 +569,9 @@ int wg_cmd_migrate(int argc, char **argv)
 	if (rc) {
 		wg_pathlist_release(&o.args);
 		wg_pathlist_release(&o.helm_args);
+		wg_pathlist_release(&o.values);
+		wg_pathlist_release(&o.set);
+		wg_pathlist_release(&o.set_string);
 		return rc < 0 ? wg_print_help("migrate") : rc;
 	}
 	memset(&r, 0, sizeof(r));
@@ -628,5 +658,8 @@ out:
 	wg_pathlist_release(&paths);
 	wg_pathlist_release(&o.args);
 	wg_pathlist_release(&o.helm_args);
+	wg_pathlist_release(&o.values);
+	wg_pathlist_release(&o.set);
+	wg_pathlist_release(&o.set_string);
 	return rc;
 }

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE	/* memmem */
 /*
  * Chart migration, the whole run (docs/helm.md):
  *
@@ -69,6 +70,19 @@ struct run {
 	size_t ntedits, tedits_cap;
 	struct wg_pos_index ix;	/* of render 1, for the edits' blocks */
 	bool have_ix;
+	struct shared *shared;	/* fields whose key also feeds another
+				   object the chain leaves alone */
+	size_t nshared, shared_cap;
+};
+
+/* A pod-spec field not carried by its values key, because the key also
+ * feeds another object whose same field must stay as it is. */
+struct shared {
+	const char *path;	/* the field, in the object */
+	size_t object;		/* the object, in render 1 */
+	const char *key;
+	size_t other;		/* the object the key also feeds */
+	bool reported;
 };
 
 struct tpl_edit {
@@ -237,6 +251,66 @@ static const char *label(struct run *r, const struct render *rd, size_t i)
 	return wg_resource_label(&r->arena, rd->list.items[i]);
 }
 
+static bool in_keys(const char **keys, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(keys[i], key) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Another object of the render that takes field f from the values key
+ * key (its template reads it and, by the pick rule, uses it) while the
+ * chain leaves its f as it is: setting the key would change that object
+ * too (a Linux DaemonSet sharing node.nodeSelector with a Windows one).
+ * Its index, or -1.  Objects without a pod spec do not count: a file's
+ * parts are told apart by kind only, and a ClusterRoleBinding's roleRef
+ * says "kind: ClusterRole" too.
+ */
+static long shared_reader(struct run *r, const struct render *rd, size_t i,
+			  const char *f, const char *key)
+{
+	for (size_t j = 0; j < rd->list.len; j++) {
+		struct wg_resource *res = rd->list.items[j], tb;
+		const struct wg_chart_tpl *t;
+		const char *keys[MAX_KEYS];
+		struct wg_podspec *psb, *psa;
+		size_t nth, count, nkeys, nb, na;
+		bool reads = false, changed = false;
+
+		if (j == i || (res->flags & WG_RES_GENERATED) || !res->payload
+		    || !(t = wg_chart_tpl_find(&r->c, source_of(rd, j))))
+			continue;
+		position_in_source(rd, j, &nth, &count);
+		nkeys = wg_chart_hook_keys(&r->c, t,
+					   wg_resource_kind(&r->arena, res),
+					   nth, count, f, &r->arena, keys,
+					   MAX_KEYS);
+		if (!in_keys(keys, nkeys, key))
+			continue;
+		tb = *res;
+		tb.root = res->payload;
+		nb = wg_podspec_find_all(&r->arena, NULL, &tb, &psb);
+		na = wg_podspec_find_all(&r->arena, NULL, res, &psa);
+		for (size_t p = 0; p < nb && p < na; p++) {
+			const struct wg_node *bv = wg_map_get(psb[p].spec, f);
+			const struct wg_node *av = wg_map_get(psa[p].spec, f);
+			const char *pk = wg_chart_hook_pick(&r->c, keys, nkeys,
+							    bv);
+
+			if (!pk || strcmp(pk, key) != 0)
+				continue;
+			reads = true;
+			changed |= (bv || av)
+				   && !(bv && av && wg_node_equal(bv, av));
+		}
+		if (reads && !changed)
+			return (long)j;
+	}
+	return -1;
+}
+
 /* One pod-spec field that changed: carried by a values key, or left in
  * the residual (reported later).  Returns true when carried. */
 static bool carry(struct run *r, const struct render *rd, size_t i,
@@ -245,6 +319,7 @@ static bool carry(struct run *r, const struct render *rd, size_t i,
 {
 	const char *keys[MAX_KEYS], *key, *conflict;
 	size_t nth, count, nkeys;
+	long other;
 	struct wg_node *add;
 	const char *why;
 	const struct wg_node *cur;
@@ -258,6 +333,16 @@ static bool carry(struct run *r, const struct render *rd, size_t i,
 	key = wg_chart_hook_pick(&r->c, keys, nkeys, b);
 	if (!key)
 		return false;
+	other = shared_reader(r, rd, i, f, key);
+	if (other >= 0) {
+		/* not through the key: the template's literal YAML for this
+		 * object alone (--in-place), or an error naming both */
+		WG_GROW(r->shared, r->shared_cap, r->nshared + 1);
+		r->shared[r->nshared++] = (struct shared){
+			wg_arena_strdup(&r->arena, path), i, key,
+			(size_t)other, false };
+		return false;
+	}
 	why = wg_arena_printf(&r->arena, "%s: %s", label(r, rd, i), path);
 	cur = wg_chart_value(&r->c, key);
 	if (in_list(additive, f)) {
@@ -284,7 +369,7 @@ static bool carry(struct run *r, const struct render *rd, size_t i,
 	}
 	if (wg_values_edits_merge(&r->edits, key, cur, add, why,
 				  &conflict)) {
-		wg_report_at(r->ctx, WG_SEV_ERROR, where(r, t->rel), 0, 0,
+		wg_report_at(r->ctx, WG_SEV_ERROR, where(r, t->path ? t->path : t->rel), 0, 0,
 			     "%s: the values key %s feeds %s and %s, which "
 			     "need different values", label(r, rd, i), key,
 			     path, conflict);
@@ -327,6 +412,43 @@ static const char *removed_block(struct run *r, const struct render *rd,
 }
 
 /*
+ * The additions of left from k on into the collection d->parent (a
+ * pod-spec field's mapping or sequence), made at once into the
+ * template's literal block of that field: the first addition plans the
+ * edit for all, the later ones find it planned.
+ */
+static bool add_to_block(struct run *r, const struct wg_chart_tpl *t,
+			 const struct wg_tdiff_list *left, size_t k,
+			 const char *field, const char *b, const char *e)
+{
+	const struct wg_tdiff *d = &left->items[k];
+	struct wg_node *add;
+	size_t line;
+
+	for (size_t j = 0; j < k; j++)
+		if (left->items[j].kind == WG_TDIFF_ADD
+		    && left->items[j].parent == d->parent)
+			return true;	/* planned with the first */
+	add = wg_is_map(d->parent) ? wg_node_new_map(&r->arena)
+				   : wg_node_new_seq(&r->arena);
+	for (size_t j = k; j < left->len; j++) {
+		const struct wg_tdiff *o = &left->items[j];
+
+		if (o->kind != WG_TDIFF_ADD || o->parent != d->parent)
+			continue;
+		if (wg_is_map(add) && o->new_key)
+			wg_map_set(&r->arena, add,
+				   wg_scalar_dup(&r->arena, o->new_key),
+				   (struct wg_node *)o->new_value);
+		else if (wg_is_seq(add))
+			wg_seq_append(&r->arena, add,
+				      (struct wg_node *)o->new_value);
+	}
+	return wg_tpl_insert_into_block(t->text, b, e, field, add,
+					tpl_edits(r, t), &line) == 0;
+}
+
+/*
  * --in-place: a change no values key carries, made in the template's
  * literal text (chart_tpledit.c).  Returns true when an edit was planned.
  */
@@ -341,19 +463,31 @@ static bool edit_template(struct run *r, const struct render *rd, size_t i,
 	const char *b, *e, *block;
 	size_t nth, count, blen, same = 0, total = 0, start, stop;
 
-	if (!t || r->o->mode == WG_CHART_VALUES_OUT)
+	/* a packed subchart's templates are not edited: in a .tgz in place
+	 * they would be overwritten by the next helm dependency build */
+	if (!t || !t->path || r->o->mode == WG_CHART_VALUES_OUT)
 		return false;
 	position_in_source(rd, i, &nth, &count);
 	wg_chart_tpl_part(t, kind, nth, count, &b, &e);
 	if (d->kind == WG_TDIFF_ADD) {
 		bool podspec = false;
+		const char *field = NULL;
 
-		for (size_t p = 0; p < nb; p++)
+		for (size_t p = 0; p < nb; p++) {
 			podspec |= d->parent == psb[p].spec;
-		return podspec && d->new_key
-		       && wg_tpl_insert_podspec_key(t->text, b, e, d->new_key,
-						    d->new_value,
-						    tpl_edits(r, t)) == 0;
+			for (size_t f = 0; !field && f < psb[p].spec->len; f++)
+				if (wg_map_value(psb[p].spec, f) == d->parent)
+					field = wg_scalar_dup(&r->arena,
+						wg_map_key(psb[p].spec, f));
+		}
+		if (podspec)
+			return d->new_key
+			       && wg_tpl_insert_podspec_key(t->text, b, e,
+							    d->new_key,
+							    d->new_value,
+							    tpl_edits(r, t))
+				  == 0;
+		return field && add_to_block(r, t, left, k, field, b, e);
 	}
 	if (d->kind != WG_TDIFF_REMOVE || !map)
 		return false;
@@ -378,6 +512,145 @@ static bool edit_template(struct run *r, const struct render *rd, size_t i,
 		return false;
 	wg_edits_add(tpl_edits(r, t), start, stop, NULL, 0);
 	return true;
+}
+
+/* The 1-based line of t's text, in [b, e), of the first line whose text
+ * (its indentation skipped) starts with "key:", or holds key when
+ * anywhere; 0 when none. */
+static uint32_t line_in(const struct wg_chart_tpl *t, const char *b,
+			const char *e, const char *key, bool anywhere)
+{
+	size_t kl = strlen(key);
+	uint32_t line = 1;
+
+	for (const char *p = t->text; p < b; p++)
+		line += *p == '\n';
+	for (const char *l = b; l < e; line++) {
+		const char *nl = memchr(l, '\n', (size_t)(e - l));
+		const char *le = nl ? nl : e, *q = l;
+
+		while (q < le && *q == ' ')
+			q++;
+		if (anywhere ? memmem(l, (size_t)(le - l), key, kl) != NULL
+		    : (size_t)(le - q) > kl && memcmp(q, key, kl) == 0
+		      && q[kl] == ':')
+			return line;
+		l = nl ? nl + 1 : e;
+	}
+	return 0;
+}
+
+/* The last mapping key of a path ("a.b[0].c" -> "c"; "a.b[0]" -> "b"),
+ * in arena. */
+static const char *last_key(struct wg_arena *a, const char *path)
+{
+	const char *end = path + strlen(path), *s;
+
+	while (end > path && end[-1] == ']') {
+		while (end > path && end[-1] != '[')
+			end--;
+		if (end > path)
+			end--;
+	}
+	for (s = end; s > path && s[-1] != '.'; s--)
+		;
+	return wg_arena_strndup(a, s, (size_t)(end - s));
+}
+
+/* A change of object i that neither a values key nor a template literal
+ * edit carries: one error, at the template line concerned. */
+static void report_left(struct run *r, const struct render *rd, size_t i,
+			const struct wg_chart_tpl *t, const char *src,
+			const struct wg_tdiff *d)
+{
+	bool vo = r->o->mode == WG_CHART_VALUES_OUT;
+	const char *b = NULL, *e = NULL, *kind;
+	size_t nth, count;
+	uint32_t line = 0;
+
+	if (t) {
+		kind = wg_resource_kind(&r->arena, rd->list.items[i]);
+		position_in_source(rd, i, &nth, &count);
+		wg_chart_tpl_part(t, kind, nth, count, &b, &e);
+	}
+	for (size_t s = 0; s < r->nshared; s++) {
+		struct shared *sh = &r->shared[s];
+		size_t n = strlen(sh->path), on, oc;
+		const struct wg_chart_tpl *ot;
+		const char *osrc, *ob, *oe, *okey = sh->key;
+		uint32_t oline = 0;
+
+		if (sh->object != i || strncmp(d->path, sh->path, n) != 0
+		    || (d->path[n] && d->path[n] != '.' && d->path[n] != '['))
+			continue;
+		if (sh->reported)
+			return;		/* reported with the first change */
+		osrc = source_of(rd, sh->other);
+		ot = wg_chart_tpl_find(&r->c, osrc);
+		if (ot) {
+			position_in_source(rd, sh->other, &on, &oc);
+			wg_chart_tpl_part(ot, wg_resource_kind(&r->arena,
+					  rd->list.items[sh->other]), on, oc,
+					  &ob, &oe);
+			if (strncmp(okey, ot->values_prefix,
+				    strlen(ot->values_prefix)) == 0)
+				okey += strlen(ot->values_prefix);
+			oline = line_in(ot, ob, oe, wg_arena_printf(
+					&r->arena, ".Values.%s", okey), true);
+		}
+		if (t)
+			line = line_in(t, b, e, last_key(&r->arena, sh->path),
+				       false);
+		wg_report_at(r->ctx, WG_SEV_ERROR, where(r, t && t->path ? t->path : src), line, 0,
+			     "%s: %s: the values key %s feeds it and also %s "
+			     "(%s%s%.0u), which must not get this change (the "
+			     "chain leaves that field as it is); %s",
+			     label(r, rd, i), sh->path, sh->key,
+			     label(r, rd, sh->other), osrc ? osrc : "?",
+			     oline ? ":" : "", oline,
+			     vo ? "--values-out cannot set it for this object "
+				  "alone (--in-place edits this template's "
+				  "literal YAML where it can)"
+				: "and this template's literal YAML cannot take "
+				  "the change here (it goes into the object's "
+				  "one literal block of that field)");
+		r->problems++;
+		sh->reported = true;	/* once per field */
+		return;
+	}
+	if (t) {
+		line = line_in(t, b, e, last_key(&r->arena, d->path), false);
+		if (!line && d->kind == WG_TDIFF_ADD)
+			line = line_in(t, b, e, "containers", false);
+	}
+	if (t && t->pack && !vo) {
+		wg_report_at(r->ctx, WG_SEV_ERROR, where(r, t && t->path ? t->path : src), line, 0,
+			     "%s: %s: no values hook carries this change (%s "
+			     "reads no .Values key that feeds it, nor do the "
+			     "named templates it includes), and the template "
+			     "is in the packed subchart %s, which migrate "
+			     "does not rewrite (helm dependency build would "
+			     "overwrite it): unpack it (tar -xzf %s/%s -C "
+			     "%s/charts, then remove the .tgz) and migrate "
+			     "again to edit its literal YAML",
+			     label(r, rd, i), d->path, src, t->pack, r->dir,
+			     t->pack, r->dir);
+		r->problems++;
+		return;
+	}
+	wg_report_at(r->ctx, WG_SEV_ERROR, where(r, t && t->path ? t->path : src), line, 0,
+		     "%s: %s: no values hook carries this change (%s reads "
+		     "no .Values key that feeds it, nor do the named "
+		     "templates it includes)%s", label(r, rd, i), d->path,
+		     src ? src : "the template",
+		     vo ? "; --values-out cannot express it (--in-place "
+			  "edits the template's literal YAML where it can)"
+			: "; and the template's literal YAML cannot be edited "
+			  "here (a new pod-spec key needs one literal "
+			  "'containers:' line; a removed key, its lines "
+			  "written literally as often as rendered; an added "
+			  "entry, one literal block of its field)");
+	r->problems++;
 }
 
 /* The changes of one object: carried by values, or reported. */
@@ -438,18 +711,7 @@ static void map_object(struct run *r, const struct render *rd, size_t i)
 		    || edit_template(r, rd, i, t, &left, k,
 				     r->have_ix ? &map : NULL, psb, nb))
 			continue;
-		wg_report_at(r->ctx, WG_SEV_ERROR, where(r, src), 0, 0,
-			     "%s: %s: no values hook carries this change (%s "
-			     "reads no .Values key that feeds it, nor do the "
-			     "named templates it includes)%s", label(r, rd, i),
-			     field, src ? src : "the template",
-			     r->o->mode == WG_CHART_VALUES_OUT
-			     ? "; --values-out cannot express it (--in-place "
-			       "edits the template's literal YAML where it can)"
-			     : "; and the template's literal YAML cannot be "
-			       "edited here (a new pod-spec key needs one "
-			       "literal 'containers:' line; a removed key, its "
-			       "lines written literally as often as rendered)");
+		report_left(r, rd, i, t, src, &left.items[k]);
 		r->problems++;
 	}
 	wg_pos_map_release(&map);
@@ -601,7 +863,7 @@ static int apply_tpl_edits(struct run *r)
 		if (wg_edits_apply(&te->edits, te->t->text, te->t->len,
 				   &te->text) == 0)
 			continue;
-		wg_report_at(r->ctx, WG_SEV_ERROR, where(r, te->t->rel), 0, 0,
+		wg_report_at(r->ctx, WG_SEV_ERROR, where(r, te->t->path), 0, 0,
 			     "two edits of the template's literal YAML "
 			     "overlap");
 		r->problems++;
@@ -635,7 +897,7 @@ static int verify_copy(struct run *r, const struct render *one,
 		files[n++] = (struct wg_chart_file){ "values.yaml",
 						     values->buf, values->len };
 	for (size_t i = 0; i < r->ntedits; i++)
-		files[n++] = (struct wg_chart_file){ r->tedits[i].t->rel,
+		files[n++] = (struct wg_chart_file){ r->tedits[i].t->path,
 			r->tedits[i].text.buf, r->tedits[i].text.len };
 	if (wg_chart_copy(r->ctx, r->dir, copy, files, n) == 0) {
 		r->render_dir = copy;
@@ -656,9 +918,9 @@ int wg_chart_migrate(struct wg_ctx *ctx, const char *dir,
 {
 	struct run r;
 	struct render one;
-	const char *vfiles[32];
-	size_t nv = wg_chart_values_args(o->helm_args, o->nhelm_args, vfiles,
-					 32);
+	struct wg_values_arg vals[64];
+	size_t nv = wg_chart_values_args(o->helm_args, o->nhelm_args, vals,
+					 64);
 	struct wg_buf text = WG_BUF_INIT;
 	char *tmp = NULL;
 	int rc = -1;
@@ -686,8 +948,7 @@ int wg_chart_migrate(struct wg_ctx *ctx, const char *dir,
 		/* the templates are read only for a chart that needs a
 		 * change: a large chart's CRDs cost more than its render */
 		if (!out->objects++
-		    && wg_chart_load(ctx, &r.c, dir, (char *const *)vfiles,
-				     nv))
+		    && wg_chart_load(ctx, &r.c, dir, vals, nv))
 			goto done;
 		map_object(&r, &one, i);
 	}
@@ -743,7 +1004,7 @@ int wg_chart_migrate(struct wg_ctx *ctx, const char *dir,
 		for (size_t i = 0; i < r.ntedits; i++) {
 			const struct wg_chart_tpl *t = r.tedits[i].t;
 
-			add_write(out, where(&r, t->rel), t->text, t->len,
+			add_write(out, where(&r, t->path), t->text, t->len,
 				  &r.tedits[i].text);
 			out->templates++;
 		}
@@ -755,6 +1016,7 @@ done:
 		wg_buf_release(&r.tedits[i].text);
 	}
 	free(r.tedits);
+	free(r.shared);
 	if (r.have_ix)
 		wg_pos_index_release(&r.ix);
 	if (tmp) {

@@ -82,15 +82,6 @@ static void walk(const char *dir, struct wg_pathlist *out, unsigned depth)
 	wg_pathlist_release(&names);
 }
 
-static char *keep_text(struct wg_chart *c, struct wg_input *in)
-{
-	char *t = in->data;
-
-	WG_GROW(c->texts, c->texts_cap, c->ntexts + 1);
-	c->texts[c->ntexts++] = t;
-	in->data = NULL;
-	return t;
-}
 
 /* ---- named templates --------------------------------------------------- */
 
@@ -199,50 +190,286 @@ static void merge_into(struct wg_arena *arena, struct wg_node *dst,
 	}
 }
 
-/* The first document of path as a mapping, or NULL (absent, empty). */
-static struct wg_node *read_values(struct wg_ctx *ctx, struct wg_chart *c,
-				   const char *path, int *rc)
+/* The first document of text (kept in c->texts: the tree's scalars
+ * point into it; name for messages) as a mapping, or NULL (empty). */
+static struct wg_node *parse_values(struct wg_ctx *ctx, struct wg_chart *c,
+				    const char *name, char *text, size_t len,
+				    int *rc)
 {
-	struct wg_input in;
+	struct wg_input in = { (char *)name, text, len };
 	struct wg_reader r;
 	struct wg_node *root = NULL;
 	unsigned index;
 
-	if (wg_input_read(ctx, path, &in)) {
-		*rc = -1;
-		return NULL;
-	}
-	keep_text(c, &in);
-	in.data = c->texts[c->ntexts - 1];
+	WG_GROW(c->texts, c->texts_cap, c->ntexts + 1);
+	c->texts[c->ntexts++] = text;
 	wg_reader_init(&r, ctx, &in);
 	if (wg_reader_next(&r, &c->arena, &root, &index) < 0)
 		*rc = -1;
 	wg_reader_release(&r);
-	in.data = NULL;
-	wg_input_release(&in);
 	if (root && !wg_is_map(root) && !wg_node_is_null(root)) {
-		wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
+		wg_report_at(ctx, WG_SEV_ERROR, name, 0, 0,
 			     "values are not a mapping");
 		*rc = -1;
 	}
 	return wg_is_map(root) ? root : NULL;
 }
 
-/* The chart at dir (prefix "" or "sub.") and its unpacked subcharts:
- * templates, defines, and values under prefix in c->values. */
-static int load_tree(struct wg_ctx *ctx, struct wg_chart *c, const char *dir,
-		     const char *rel, const char *prefix, struct wg_node *vals,
-		     size_t *tcap, size_t *dcap, unsigned depth)
+/* The first document of path as a mapping, or NULL (absent, empty). */
+static struct wg_node *read_values(struct wg_ctx *ctx, struct wg_chart *c,
+				   const char *path, int *rc)
 {
-	struct wg_pathlist files = { 0 };
-	char *tdir = join(dir, "templates"), *cdir = join(dir, "charts");
-	char *vpath = join(dir, "values.yaml");
-	struct wg_node *own = NULL;
-	DIR *d;
+	struct wg_input in;
+	char *text;
+	size_t len;
+
+	if (wg_input_read(ctx, path, &in)) {
+		*rc = -1;
+		return NULL;
+	}
+	text = in.data;		/* parse_values keeps it */
+	in.data = NULL;
+	len = in.len;
+	wg_input_release(&in);
+	return parse_values(ctx, c, path, text, len, rc);
+}
+
+/*
+ * A chart's files, wherever they are: a folder on disk, or a folder of
+ * a packed chart held in memory.
+ */
+struct tree {
+	const char *dir;		/* on disk, or NULL */
+	const struct wg_tgz *pack;	/* else in here */
+	const char *top;		/* in pack: "NAME/" or deeper */
+	const char *disk_rel;		/* dir below the chart folder */
+	const char *pack_rel;		/* pack's archive below it, or NULL */
+};
+
+/* The file name of t (below its root), as a copy, or NULL when absent;
+ * *len its size. */
+static char *tree_read(struct wg_ctx *ctx, const struct tree *t,
+		       const char *name, size_t *len, int *rc)
+{
+	if (t->dir) {
+		char *p = join(t->dir, name), *text = NULL;
+		struct wg_input in;
+
+		if (is_file(p)) {
+			if (wg_input_read(ctx, p, &in) == 0) {
+				text = in.data;
+				*len = in.len;
+				in.data = NULL;
+				wg_input_release(&in);
+			} else {
+				*rc = -1;
+			}
+		}
+		free(p);
+		return text;
+	}
+	for (size_t i = 0; i < t->pack->len; i++) {
+		const struct wg_tgz_file *f = &t->pack->files[i];
+		size_t tl = strlen(t->top);
+
+		if (strncmp(f->path, t->top, tl) == 0
+		    && strcmp(f->path + tl, name) == 0) {
+			*len = f->len;
+			return wg_xstrndup(f->data, f->len);
+		}
+	}
+	return NULL;
+}
+
+/* Whether a path below a chart has a hidden part (".helmignore"). */
+static bool hidden(const char *p)
+{
+	for (; *p; p++)
+		if (*p == '.' && (p[-1] == '/'))
+			return true;
+	return false;
+}
+
+/* Every file below "templates/" of t, as names below t's root, sorted. */
+static void tree_templates(const struct tree *t, struct wg_pathlist *out)
+{
+	if (t->dir) {
+		struct wg_pathlist files = { 0 };
+		char *tdir = join(t->dir, "templates");
+
+		walk(tdir, &files, 0);
+		for (size_t i = 0; i < files.len; i++)
+			wg_pathlist_add(out, files.items[i] + strlen(t->dir)
+					+ (t->dir[strlen(t->dir) - 1] != '/'));
+		wg_pathlist_release(&files);
+		free(tdir);
+		return;
+	}
+	for (size_t i = 0; i < t->pack->len; i++) {
+		const char *p = t->pack->files[i].path;
+		size_t tl = strlen(t->top);
+
+		if (strncmp(p, t->top, tl) == 0
+		    && strncmp(p + tl, "templates/", 10) == 0
+		    && !hidden(p + tl + 10 - 1))
+			wg_pathlist_add(out, p + tl);
+	}
+	qsort(out->items, out->len, sizeof(*out->items), cmp_str);
+}
+
+/* The name a subchart goes by: the alias its parent's dependencies give
+ * it (Chart.yaml, or requirements.yaml of an apiVersion v1 chart), else
+ * its own Chart.yaml name, else fallback.  In c->arena. */
+static const char *sub_name(struct wg_chart *c, const struct wg_node *deps,
+			    const struct wg_node *meta, const char *fallback)
+{
+	const struct wg_node *n = wg_map_get(meta, "name");
+	const char *name = wg_is_scalar(n) && n->len
+			   ? wg_scalar_dup(&c->arena, n) : fallback;
+
+	for (size_t i = 0; wg_is_seq(deps) && i < deps->len; i++) {
+		const struct wg_node *d = wg_seq_item(deps, i);
+		const struct wg_node *dn = wg_map_get(d, "name");
+		const struct wg_node *da = wg_map_get(d, "alias");
+
+		if (wg_is_scalar(dn) && wg_scalar_is(dn, name)
+		    && wg_is_scalar(da) && da->len)
+			return wg_scalar_dup(&c->arena, da);
+	}
+	return name;
+}
+
+struct load {
+	struct wg_ctx *ctx;
+	struct wg_chart *c;
+	size_t tcap, dcap;
+	struct wg_tgz *packs;	/* read so far: freed at the end */
+	size_t npacks, packs_cap;
+};
+
+static int load_tree(struct load *L, const struct tree *t, const char *rel,
+		     const char *prefix, struct wg_node *vals, unsigned depth);
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/*
+ * The subchart at sub (a folder of t, or a packed NAME.tgz of t; name
+ * is its entry in charts/), loaded under its name or alias.
+ */
+static int load_sub(struct load *L, const struct tree *t,
+		    const struct wg_node *deps, const char *entry,
+		    const char *rel, const char *prefix, struct wg_node *vals,
+		    unsigned depth)
+{
+	struct wg_chart *c = L->c;
+	struct tree st = { 0 };
+	char *meta_text, *sub = NULL, *pack_rel = NULL, *disk_rel = NULL;
+	char *top = NULL;
+	size_t len = 0;
+	int rc = 0;
+	const char *name;
+	struct wg_node *meta = NULL, *svals;
+	char *srel, *spre;
+
+	if (ends_with(entry, ".tgz")) {
+		/* a packed chart: read whole, unpacked in memory */
+		char *data = tree_read(L->ctx, t, wg_arena_printf(&c->arena,
+				       "charts/%s", entry), &len, &rc);
+		const char *why;
+		struct wg_tgz pk;
+
+		if (!data)
+			return rc;
+		pack_rel = t->pack_rel ? wg_arena_printf(&c->arena, "%s:%s",
+					 t->pack_rel, entry)
+				: wg_arena_printf(&c->arena, "%scharts/%s",
+						  t->disk_rel, entry);
+		if (wg_tgz_read(data, len, L->ctx->limits.max_input_bytes,
+				&pk, &why)) {
+			free(data);
+			return wg_report_at(L->ctx, WG_SEV_ERROR,
+					    wg_arena_printf(&c->arena, "%s/%s",
+							    c->dir, pack_rel),
+					    0, 0, "cannot read the packed "
+					    "subchart: %s (helm dependency "
+					    "build writes it again)", why);
+		}
+		free(data);
+		WG_GROW(L->packs, L->packs_cap, L->npacks + 1);
+		L->packs[L->npacks++] = pk;
+		/* its one top folder holds Chart.yaml */
+		for (size_t i = 0; !top && i < pk.len; i++) {
+			const char *p = pk.files[i].path, *sl = strchr(p, '/');
+
+			if (sl && strcmp(sl + 1, "Chart.yaml") == 0)
+				top = wg_arena_strndup(&c->arena, p,
+						       (size_t)(sl - p) + 1);
+		}
+		if (!top)
+			return wg_report_at(L->ctx, WG_SEV_ERROR,
+					    wg_arena_printf(&c->arena, "%s/%s",
+							    c->dir, pack_rel),
+					    0, 0, "the packed subchart holds "
+					    "no NAME/Chart.yaml");
+		st.pack = &L->packs[L->npacks - 1];
+		st.top = top;
+		st.pack_rel = pack_rel;
+	} else if (t->dir) {
+		sub = join(t->dir, wg_arena_printf(&c->arena, "charts/%s",
+						   entry));
+		if (!wg_chart_is_dir(sub)) {
+			free(sub);
+			return 0;
+		}
+		disk_rel = wg_arena_printf(&c->arena, "%scharts/%s/",
+					   t->disk_rel, entry);
+		st.dir = wg_arena_strdup(&c->arena, sub);
+		st.disk_rel = disk_rel;
+		free(sub);
+	} else {
+		st.pack = t->pack;
+		st.top = wg_arena_printf(&c->arena, "%scharts/%s/", t->top,
+					 entry);
+		st.pack_rel = t->pack_rel;
+	}
+	meta_text = tree_read(L->ctx, &st, "Chart.yaml", &len, &rc);
+	if (!meta_text)
+		return rc ? rc : 0;	/* not a chart */
+	meta = parse_values(L->ctx, c, "Chart.yaml", meta_text, len, &rc);
+	name = sub_name(c, deps, meta, entry);
+	srel = wg_arena_printf(&c->arena, "%scharts/%s/", rel, name);
+	spre = wg_arena_printf(&c->arena, "%s%s.", prefix, name);
+	svals = wg_map_get(vals, name);
+	if (!wg_is_map(svals))
+		svals = wg_map_set(&c->arena, vals,
+				   wg_arena_strdup(&c->arena, name),
+				   wg_node_new_map(&c->arena));
+	if (rc == 0)
+		rc = load_tree(L, &st, srel, spre, svals, depth + 1);
+	return rc;
+}
+
+/* The chart t (prefix "" or "sub.") and its subcharts: templates,
+ * defines, and values under prefix in c->values. */
+static int load_tree(struct load *L, const struct tree *t, const char *rel,
+		     const char *prefix, struct wg_node *vals, unsigned depth)
+{
+	struct wg_chart *c = L->c;
+	struct wg_pathlist files = { 0 }, subs = { 0 };
+	struct wg_node *own = NULL, *meta = NULL, *deps = NULL;
+	char *text;
+	size_t len = 0;
 	int rc = 0;
 
-	if (is_file(vpath))
-		own = read_values(ctx, c, vpath, &rc);
+	if (depth > 8)
+		return 0;
+	if ((text = tree_read(L->ctx, t, "values.yaml", &len, &rc)))
+		own = parse_values(L->ctx, c, "values.yaml", text, len, &rc);
 	/* the subchart's own values under its key; the parent's win */
 	if (own) {
 		struct wg_node *merged = wg_node_new_map(&c->arena);
@@ -252,69 +479,88 @@ static int load_tree(struct wg_ctx *ctx, struct wg_chart *c, const char *dir,
 		vals->len = 0;
 		merge_into(&c->arena, vals, merged);
 	}
-	walk(tdir, &files, 0);
+	if ((text = tree_read(L->ctx, t, "Chart.yaml", &len, &rc))) {
+		meta = parse_values(L->ctx, c, "Chart.yaml", text, len, &rc);
+		deps = wg_map_get(meta, "dependencies");
+	}
+	if (!deps && (text = tree_read(L->ctx, t, "requirements.yaml", &len,
+				       &rc)))
+		deps = wg_map_get(parse_values(L->ctx, c, "requirements.yaml",
+					       text, len, &rc),
+				  "dependencies");
+	tree_templates(t, &files);
 	for (size_t i = 0; rc == 0 && i < files.len; i++) {
-		struct wg_input in;
-		struct wg_chart_tpl *t;
+		struct wg_chart_tpl *tp;
 
-		if (wg_input_read(ctx, files.items[i], &in)) {
-			rc = -1;
-			break;
+		text = tree_read(L->ctx, t, files.items[i], &len, &rc);
+		if (!text)
+			continue;
+		WG_GROW(c->tpls, L->tcap, c->ntpls + 1);
+		tp = &c->tpls[c->ntpls++];
+		memset(tp, 0, sizeof(*tp));
+		WG_GROW(c->texts, c->texts_cap, c->ntexts + 1);
+		c->texts[c->ntexts++] = text;
+		tp->text = text;
+		tp->len = len;
+		tp->rel = wg_xmalloc(strlen(rel) + strlen(files.items[i]) + 1);
+		sprintf(tp->rel, "%s%s", rel, files.items[i]);
+		if (t->dir) {
+			tp->path = wg_xmalloc(strlen(t->disk_rel)
+					      + strlen(files.items[i]) + 1);
+			sprintf(tp->path, "%s%s", t->disk_rel, files.items[i]);
+		} else {
+			tp->pack = wg_xstrdup(t->pack_rel);
 		}
-		WG_GROW(c->tpls, *tcap, c->ntpls + 1);
-		t = &c->tpls[c->ntpls++];
-		t->len = in.len;
-		t->text = keep_text(c, &in);
-		wg_input_release(&in);
-		t->rel = wg_xmalloc(strlen(rel) + strlen(files.items[i]));
-		sprintf(t->rel, "%s%s", rel, files.items[i] + strlen(dir) + 1);
-		t->values_prefix = wg_xstrdup(prefix);
-		scan_defines(c, t->text, t->len, dcap);
+		tp->values_prefix = wg_xstrdup(prefix);
+		scan_defines(c, tp->text, tp->len, &L->dcap);
 	}
 	wg_pathlist_release(&files);
-	d = depth < 8 ? opendir(cdir) : NULL;
-	while (rc == 0 && d) {
-		struct dirent *e = readdir(d);
-		char *sub, *srel, *spre;
-		struct wg_node *svals;
+	/* the subcharts: charts/NAME/ folders and charts/NAME.tgz packs */
+	if (t->dir) {
+		char *cdir = join(t->dir, "charts");
+		DIR *d = opendir(cdir);
+		struct dirent *e;
 
-		if (!e)
-			break;
-		if (e->d_name[0] == '.')
-			continue;
-		sub = join(cdir, e->d_name);
-		if (!wg_chart_is_dir(sub)) {
-			free(sub);	/* a packed .tgz: not read */
-			continue;
+		while (d && (e = readdir(d)))
+			if (e->d_name[0] != '.')
+				wg_pathlist_add(&subs, e->d_name);
+		if (d)
+			closedir(d);
+		free(cdir);
+	} else {
+		size_t tl = strlen(t->top);
+
+		for (size_t i = 0; i < t->pack->len; i++) {
+			const char *p = t->pack->files[i].path, *q, *sl;
+
+			if (strncmp(p, t->top, tl) != 0
+			    || strncmp(p + tl, "charts/", 7) != 0)
+				continue;
+			q = p + tl + 7;
+			sl = strchr(q, '/');
+			if (sl ? strcmp(sl + 1, "Chart.yaml") == 0
+			       : ends_with(q, ".tgz")) {
+				char *n = wg_xstrndup(q, sl ? (size_t)(sl - q)
+							    : strlen(q));
+
+				if (*n != '.')
+					wg_pathlist_add(&subs, n);
+				free(n);
+			}
 		}
-		srel = wg_xmalloc(strlen(rel) + strlen(e->d_name) + 9);
-		sprintf(srel, "%scharts/%s/", rel, e->d_name);
-		spre = wg_xmalloc(strlen(prefix) + strlen(e->d_name) + 2);
-		sprintf(spre, "%s%s.", prefix, e->d_name);
-		svals = wg_map_get(vals, e->d_name);
-		if (!wg_is_map(svals))
-			svals = wg_map_set(&c->arena, vals,
-					   wg_arena_strdup(&c->arena,
-							   e->d_name),
-					   wg_node_new_map(&c->arena));
-		rc = load_tree(ctx, c, sub, srel, spre, svals, tcap, dcap,
-			       depth + 1);
-		free(sub);
-		free(srel);
-		free(spre);
 	}
-	if (d)
-		closedir(d);
-	free(tdir);
-	free(cdir);
-	free(vpath);
+	qsort(subs.items, subs.len, sizeof(*subs.items), cmp_str);
+	for (size_t i = 0; rc == 0 && i < subs.len; i++)
+		rc = load_sub(L, t, deps, subs.items[i], rel, prefix, vals,
+			      depth);
+	wg_pathlist_release(&subs);
 	return rc;
 }
 
 int wg_chart_load(struct wg_ctx *ctx, struct wg_chart *c, const char *dir,
-		  char *const *values_files, size_t nvalues_files)
+		  const struct wg_values_arg *vals, size_t nvals)
 {
-	size_t tcap = 0, dcap = 0;
+	struct load L = { ctx, c, 0, 0, NULL, 0, 0 };
 	struct wg_input in;
 	int rc;
 
@@ -334,13 +580,39 @@ int wg_chart_load(struct wg_ctx *ctx, struct wg_chart *c, const char *dir,
 		c->values_text = wg_xstrndup(in.data, in.len);
 		wg_input_release(&in);
 	}
-	rc = load_tree(ctx, c, dir, "", "", c->values, &tcap, &dcap, 0);
-	for (size_t i = 0; rc == 0 && i < nvalues_files; i++) {
-		struct wg_node *v = read_values(ctx, c, values_files[i], &rc);
+	{
+		struct tree top = { dir, NULL, NULL, "", NULL };
 
-		if (v)
-			merge_into(&c->arena, c->values, v);
+		rc = load_tree(&L, &top, "", "", c->values, 0);
 	}
+	/* Helm's order: the files, then --set, then --set-string */
+	for (int kind = WG_VALUES_FILE; kind <= WG_VALUES_SET_STRING; kind++)
+		for (size_t i = 0; rc == 0 && i < nvals; i++) {
+			struct wg_node *v = NULL;
+			const char *why;
+
+			if (vals[i].kind != (enum wg_values_kind)kind)
+				continue;
+			if (kind == WG_VALUES_FILE) {
+				v = read_values(ctx, c, vals[i].arg, &rc);
+			} else {
+				v = wg_node_new_map(&c->arena);
+				if (wg_chart_set_values(&c->arena, v,
+						vals[i].arg,
+						kind == WG_VALUES_SET_STRING,
+						&why))
+					rc = wg_report_at(ctx, WG_SEV_ERROR,
+						NULL, 0, 0, "--set%s %s: %s",
+						kind == WG_VALUES_SET_STRING
+						? "-string" : "", vals[i].arg,
+						why);
+			}
+			if (v && rc == 0)
+				merge_into(&c->arena, c->values, v);
+		}
+	for (size_t i = 0; i < L.npacks; i++)
+		wg_tgz_release(&L.packs[i]);
+	free(L.packs);
 	return rc;
 }
 
@@ -348,6 +620,8 @@ void wg_chart_release(struct wg_chart *c)
 {
 	for (size_t i = 0; i < c->ntpls; i++) {
 		free(c->tpls[i].rel);
+		free(c->tpls[i].path);
+		free(c->tpls[i].pack);
 		free(c->tpls[i].values_prefix);
 	}
 	for (size_t i = 0; i < c->ndefines; i++)
@@ -433,22 +707,56 @@ void wg_source_map_release(struct wg_source_map *m)
 	memset(m, 0, sizeof(*m));
 }
 
-size_t wg_chart_values_args(char *const *args, size_t nargs,
-			    const char **out, size_t cap)
+/* Whether a is opt's value: "opt X" (*v = the next argument, *skip 1),
+ * "opt=X", or for a short opt "-fX". */
+static bool opt_value(char *const *args, size_t nargs, size_t i,
+		      const char *opt, const char **v, size_t *skip)
 {
+	const char *a = args[i];
+	size_t n = strlen(opt);
+
+	*skip = 0;
+	if (strcmp(a, opt) == 0) {
+		if (i + 1 >= nargs)
+			return false;
+		*v = args[i + 1];
+		*skip = 1;
+		return true;
+	}
+	if (strncmp(a, opt, n) == 0 && a[n] == '=') {
+		*v = a + n + 1;
+		return true;
+	}
+	if (n == 2 && strncmp(a, opt, 2) == 0 && a[2]) {
+		*v = a + 2;
+		return true;
+	}
+	return false;
+}
+
+size_t wg_chart_values_args(char *const *args, size_t nargs,
+			    struct wg_values_arg *out, size_t cap)
+{
+	static const struct { const char *opt; enum wg_values_kind kind; }
+	opts[] = {
+		{ "-f", WG_VALUES_FILE }, { "--values", WG_VALUES_FILE },
+		{ "--set", WG_VALUES_SET },
+		{ "--set-string", WG_VALUES_SET_STRING },
+	};
 	size_t n = 0;
 
-	for (size_t i = 0; i < nargs && n < cap; i++) {
-		const char *a = args[i];
+	for (size_t i = 0; i < nargs && n < cap; i++)
+		for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
+			const char *v;
+			size_t skip;
 
-		if ((strcmp(a, "-f") == 0 || strcmp(a, "--values") == 0)
-		    && i + 1 < nargs)
-			out[n++] = args[++i];
-		else if (strncmp(a, "--values=", 9) == 0)
-			out[n++] = a + 9;
-		else if (strncmp(a, "-f", 2) == 0 && a[2])
-			out[n++] = a + 2 + (a[2] == '=');
-	}
+			if (!opt_value(args, nargs, i, opts[k].opt, &v, &skip))
+				continue;
+			out[n].kind = opts[k].kind;
+			out[n++].arg = v;
+			i += skip;
+			break;
+		}
 	return n;
 }
 

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE	/* memmem */
 /*
  * Template literal edits (chart migration --in-place): a change no values
  * key carries is made in the template's own YAML text, at its own
@@ -132,4 +133,107 @@ size_t wg_tpl_find_block(const char *b, const char *e, const char *block,
 		}
 	}
 	return n;
+}
+
+/* Whether the line [q, le) (its indentation skipped) is "key:" with
+ * nothing after the colon: a block follows. */
+static bool key_line(const char *q, const char *le, const char *key)
+{
+	size_t kl = strlen(key);
+	const char *r;
+
+	if ((size_t)(le - q) < kl + 1 || memcmp(q, key, kl) != 0
+	    || q[kl] != ':')
+		return false;
+	for (r = q + kl + 1; r < le && (*r == ' ' || *r == '\t'); r++)
+		;
+	return r == le;
+}
+
+/* Whether the literal line [q, le) writes the mapping key k ("k:",
+ * '"k":' or "'k':"). */
+static bool writes_key(const char *q, const char *le, const char *k,
+		       size_t kl)
+{
+	if (q < le && (*q == '"' || *q == '\'')) {
+		if ((size_t)(le - q) < kl + 3 || q[kl + 1] != *q)
+			return false;
+		return memcmp(q + 1, k, kl) == 0 && q[kl + 2] == ':';
+	}
+	return (size_t)(le - q) > kl && memcmp(q, k, kl) == 0 && q[kl] == ':';
+}
+
+int wg_tpl_insert_into_block(const char *text, const char *b, const char *e,
+			     const char *field, const struct wg_node *add,
+			     struct wg_edits *edits, size_t *line)
+{
+	const char *found = NULL, *after = NULL, *next;
+	unsigned col = 0, n = 0, child = 0;
+	size_t lineno = 0, found_line = 0;
+	struct wg_render_style st = { 2, true, "\n", false, 0 };
+	struct wg_buf out = WG_BUF_INIT;
+	const char *nl = memchr(text, '\n', (size_t)(e - text));
+
+	*line = 0;
+	if (nl && nl > text && nl[-1] == '\r')
+		st.eol = "\r\n";
+	for (const char *p = text; p < b; p++)
+		lineno += *p == '\n';
+	for (const char *l = b; l < e; l = next, lineno++) {
+		const char *le = line_end(l, e, &next);
+		unsigned c = indent_of(l, le);
+
+		if (key_line(l + c, le, field)) {
+			found = l;
+			found_line = lineno;
+			col = c;
+			n++;
+		}
+	}
+	if (n != 1 || !(wg_is_map(add) || wg_is_seq(add)) || !add->len)
+		return -1;
+	*line = found_line + 1;
+	/* the literal lines of the block: deeper than the key (or, for a
+	 * sequence, "- " items at its column), with no action in them */
+	line_end(found, e, &after);
+	for (const char *l = after; l < e; l = next) {
+		const char *le = line_end(l, e, &next);
+		unsigned c = indent_of(l, le);
+		bool item = le - l > c + 1 && l[c] == '-' && l[c + 1] == ' ';
+
+		if (le == l + c || memmem(l, (size_t)(le - l), "{{", 2)
+		    || (c <= col && !(c == col && item && wg_is_seq(add))))
+			break;
+		if (!child)
+			child = c;
+		if (c < child)
+			return -1;	/* not one block */
+		/* a mapping key the template already writes: not an addition */
+		for (size_t i = 0; c == child && wg_is_map(add) && i < add->len;
+		     i++) {
+			const struct wg_node *k = wg_map_key(add, i);
+
+			if (wg_is_scalar(k)
+			    && writes_key(l + c, le, k->u.str, k->len))
+				return -1;
+		}
+		after = next;
+	}
+	if (!child)
+		child = col + 2;
+	for (size_t i = 0; i < add->len; i++) {
+		for (unsigned s = 0; s < child; s++)
+			wg_buf_addch(&out, ' ');
+		if (wg_is_map(add)) {
+			wg_render_pair(&out, &st, wg_map_key(add, i),
+				       wg_map_value(add, i), child);
+		} else {
+			wg_buf_addch(&out, '-');
+			wg_render_item(&out, &st, wg_seq_item(add, i), child);
+		}
+	}
+	wg_edits_add(edits, (size_t)(after - text), (size_t)(after - text),
+		     out.buf, out.len);
+	wg_buf_release(&out);
+	return 0;
 }

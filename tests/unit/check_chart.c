@@ -34,14 +34,63 @@ START_TEST(values_files_among_helm_args)
 {
 	char *args[] = { "--set", "a=b", "-f", "one.yaml", "--values=two.yaml",
 			 "-fthree.yaml", "--values", "four.yaml", "--namespace",
-			 "x" };
-	const char *out[8];
+			 "x", "--set-string=c=d", "--set-json", "e=1" };
+	struct wg_values_arg out[8];
 
-	ck_assert_uint_eq(wg_chart_values_args(args, 10, out, 8), 4);
-	ck_assert_str_eq(out[0], "one.yaml");
-	ck_assert_str_eq(out[1], "two.yaml");
-	ck_assert_str_eq(out[2], "three.yaml");
-	ck_assert_str_eq(out[3], "four.yaml");
+	ck_assert_uint_eq(wg_chart_values_args(args, 13, out, 8), 6);
+	ck_assert_int_eq(out[0].kind, WG_VALUES_SET);
+	ck_assert_str_eq(out[0].arg, "a=b");
+	ck_assert_str_eq(out[1].arg, "one.yaml");
+	ck_assert_str_eq(out[2].arg, "two.yaml");
+	ck_assert_str_eq(out[3].arg, "three.yaml");
+	ck_assert_str_eq(out[4].arg, "four.yaml");
+	for (int i = 1; i < 5; i++)
+		ck_assert_int_eq(out[i].kind, WG_VALUES_FILE);
+	ck_assert_int_eq(out[5].kind, WG_VALUES_SET_STRING);
+	ck_assert_str_eq(out[5].arg, "c=d");
+}
+END_TEST
+
+/* --set as Helm reads it: dotted keys, escapes, list items, typed values */
+START_TEST(set_values_read_as_helm_reads_them)
+{
+	struct wg_arena a = WG_ARENA_INIT;
+	struct wg_node *v = wg_node_new_map(&a);
+	const char *why;
+	const struct wg_node *n;
+
+	ck_assert_int_eq(wg_chart_set_values(&a, v,
+		"node.nodeSelector.kubernetes\\.io/os=windows,replicas=3,"
+		"on=TRUE,zip=0123,list={x,y},tol[1].key=os,name=a\\,b",
+		false, &why), 0);
+	n = wg_path_get(v, "node.nodeSelector");
+	ck_assert(wg_is_map(n));
+	ck_assert_str_eq(wg_map_key(n, 0)->u.str, "kubernetes.io/os");
+	ck_assert(wg_scalar_is(wg_map_value(n, 0), "windows"));
+	/* typed: an integer and a bool plain, "0123" a string */
+	ck_assert_int_eq(wg_map_get(v, "replicas")->style, WG_STYLE_PLAIN);
+	ck_assert_int_eq(wg_node_bool(wg_map_get(v, "on")), WG_BOOL_TRUE);
+	ck_assert_int_eq(wg_map_get(v, "zip")->style, WG_STYLE_DOUBLE);
+	n = wg_map_get(v, "list");
+	ck_assert(wg_is_seq(n) && n->len == 2);
+	n = wg_map_get(v, "tol");
+	ck_assert(wg_is_seq(n) && n->len == 2);
+	ck_assert(wg_node_is_null(wg_seq_item(n, 0)));
+	ck_assert(wg_scalar_is(wg_map_get(wg_seq_item(n, 1), "key"), "os"));
+	ck_assert(wg_scalar_is(wg_map_get(v, "name"), "a,b"));
+	/* --set-string: every value a string */
+	ck_assert_int_eq(wg_chart_set_values(&a, v, "replicas=4", true, &why),
+			 0);
+	ck_assert_int_eq(wg_map_get(v, "replicas")->style, WG_STYLE_DOUBLE);
+	/* what Helm refuses */
+	ck_assert_int_eq(wg_chart_set_values(&a, v, "novalue", false, &why),
+			 -1);
+	ck_assert_ptr_nonnull(why);
+	ck_assert_int_eq(wg_chart_set_values(&a, v, "l[x]=1", false, &why),
+			 -1);
+	ck_assert_int_eq(wg_chart_set_values(&a, v, "l={a,b", false, &why),
+			 -1);
+	wg_arena_release(&a);
 }
 END_TEST
 
@@ -290,6 +339,130 @@ START_TEST(template_literal_edits)
 }
 END_TEST
 
+/* entries added to a field's one literal block, after its literal lines */
+START_TEST(template_block_additions)
+{
+	static const char tpl[] =
+		"    spec:\r\n"
+		"      nodeSelector:\r\n"
+		"        kubernetes.io/os: windows\r\n"
+		"{{- with .Values.node.nodeSelector }}\r\n"
+		"{{ toYaml . | indent 8 }}\r\n"
+		"{{- end }}\r\n"
+		"      tolerations:\r\n"
+		"      - key: a\r\n"
+		"        operator: Exists\r\n"
+		"      containers: []\r\n";
+	const char *end = tpl + sizeof(tpl) - 1;
+	struct wg_edits edits = { NULL, 0, 0 };
+	struct wg_resources l;
+	struct wg_input in;
+	struct wg_node *a;
+	struct wg_buf out = WG_BUF_INIT;
+	size_t line;
+
+	wg_ctx_init(&ctx);
+	wg_resources_init(&l);
+	a = tree(&l, &in, "apiVersion: v1\nkind: X\n"
+		 "ns: {kubernetes.io/arch: amd64}\n"
+		 "tol: [{key: os, effect: NoSchedule}]\n"
+		 "dup: {kubernetes.io/os: linux}\n");
+	ck_assert_int_eq(wg_tpl_insert_into_block(tpl, tpl, end,
+						  "nodeSelector",
+						  wg_map_value(a, 2), &edits,
+						  &line), 0);
+	ck_assert_uint_eq(line, 2);
+	/* a sequence written "- " at the key's column */
+	ck_assert_int_eq(wg_tpl_insert_into_block(tpl, tpl, end,
+						  "tolerations",
+						  wg_map_value(a, 3), &edits,
+						  &line), 0);
+	ck_assert_int_eq(wg_edits_apply(&edits, tpl, sizeof(tpl) - 1, &out), 0);
+	ck_assert_str_eq(out.buf,
+		"    spec:\r\n"
+		"      nodeSelector:\r\n"
+		"        kubernetes.io/os: windows\r\n"
+		"        kubernetes.io/arch: amd64\r\n"
+		"{{- with .Values.node.nodeSelector }}\r\n"
+		"{{ toYaml . | indent 8 }}\r\n"
+		"{{- end }}\r\n"
+		"      tolerations:\r\n"
+		"      - key: a\r\n"
+		"        operator: Exists\r\n"
+		"      - {key: os, effect: NoSchedule}\r\n"
+		"      containers: []\r\n");
+	/* a key the block writes already is no addition; no such field */
+	ck_assert_int_eq(wg_tpl_insert_into_block(tpl, tpl, end,
+						  "nodeSelector",
+						  wg_map_value(a, 4), &edits,
+						  &line), -1);
+	ck_assert_int_eq(wg_tpl_insert_into_block(tpl, tpl, end, "affinity",
+						  wg_map_value(a, 2), &edits,
+						  &line), -1);
+	ck_assert_uint_eq(line, 0);
+	wg_edits_release(&edits);
+	wg_buf_release(&out);
+	wg_resources_release(&l);
+	wg_input_release(&in);
+	wg_ctx_release(&ctx);
+}
+END_TEST
+
+/* a packed subchart: read in memory, under its alias */
+START_TEST(packed_subchart_read_under_its_alias)
+{
+	const struct wg_chart_tpl *t;
+	const struct wg_node *v;
+
+	load("packed");
+	ck_assert_ptr_null(wg_chart_tpl_find(&chart,
+		"charts/web/templates/deployment.yaml"));
+	t = wg_chart_tpl_find(&chart, "charts/front/templates/deployment.yaml");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_ptr_null(t->path);		/* never edited */
+	ck_assert_str_eq(t->pack, "charts/web-0.1.0.tgz");
+	ck_assert_str_eq(t->values_prefix, "front.");
+	/* the subchart's values under the alias; the parent's win */
+	v = wg_chart_value(&chart, "front.replicas");
+	ck_assert(wg_scalar_is(v, "1"));
+	ck_assert(wg_is_map(wg_chart_value(&chart, "front.nodeSelector")));
+	unload();
+}
+END_TEST
+
+/* the archive itself: files, and what is refused */
+START_TEST(tgz_read_and_refused)
+{
+	char path[512];
+	struct wg_input in;
+	struct wg_tgz t;
+	const char *why;
+	bool deploy = false;
+
+	snprintf(path, sizeof(path), "%s/helm/charts/packed/charts/"
+		 "web-0.1.0.tgz", WG_TEST_DATA);
+	wg_ctx_init(&ctx);
+	ck_assert_int_eq(wg_input_read(&ctx, path, &in), 0);
+	ck_assert_int_eq(wg_tgz_read(in.data, in.len, 1 << 20, &t, &why), 0);
+	for (size_t i = 0; i < t.len; i++)
+		deploy |= strcmp(t.files[i].path,
+				 "web/templates/deployment.yaml") == 0
+			  && strstr(t.files[i].data, "kind: Deployment");
+	ck_assert(deploy);
+	wg_tgz_release(&t);
+	/* unpacked beyond the limit: an error, not memory */
+	ck_assert_int_eq(wg_tgz_read(in.data, in.len, 1024, &t, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "limit"));
+	/* cut short; not gzip at all */
+	ck_assert_int_eq(wg_tgz_read(in.data, in.len / 2, 1 << 20, &t, &why),
+			 -1);
+	ck_assert_int_eq(wg_tgz_read("plain text", 10, 1 << 20, &t, &why), -1);
+	ck_assert_ptr_nonnull(why);
+	wg_input_release(&in);
+	wg_ctx_release(&ctx);
+}
+END_TEST
+
 static Suite *chart_suite(void)
 {
 	Suite *s = suite_create("chart");
@@ -297,12 +470,16 @@ static Suite *chart_suite(void)
 
 	tcase_add_test(tc, source_comments_name_the_template);
 	tcase_add_test(tc, values_files_among_helm_args);
+	tcase_add_test(tc, set_values_read_as_helm_reads_them);
 	tcase_add_test(tc, hooks_through_named_templates);
 	tcase_add_test(tc, a_file_of_several_objects_reads_its_own_part);
 	tcase_add_test(tc, pick_prefers_the_component_key);
 	tcase_add_test(tc, edits_merge_and_conflict);
 	tcase_add_test(tc, values_edited_as_text_keep_comments);
 	tcase_add_test(tc, template_literal_edits);
+	tcase_add_test(tc, template_block_additions);
+	tcase_add_test(tc, packed_subchart_read_under_its_alias);
+	tcase_add_test(tc, tgz_read_and_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -60,7 +60,12 @@ struct wg_chart_tpl {
 	char *text;		/* NUL-terminated */
 	size_t len;
 	char *values_prefix;	/* "" for the chart itself; "redis." for a
-				   subchart under charts/redis/ */
+				   subchart named (or aliased) redis */
+	char *path;		/* the file below the chart folder on
+				   disk; NULL inside a packed subchart */
+	char *pack;		/* a packed subchart's archive below the
+				   chart folder ("charts/x-1.0.tgz"), or
+				   NULL */
 };
 
 /* A named template ({{ define "name" }}): its body, pointing into the
@@ -92,15 +97,52 @@ struct wg_chart {
 	size_t ntexts, texts_cap;
 };
 
+/* A values source among helm template's arguments. */
+enum wg_values_kind {
+	WG_VALUES_FILE = 0,	/* -f, --values: a values file */
+	WG_VALUES_SET,		/* --set a.b=c,... (typed) */
+	WG_VALUES_SET_STRING,	/* --set-string a.b=c,... */
+};
+
+struct wg_values_arg {
+	enum wg_values_kind kind;
+	const char *arg;	/* the file, or the --set text */
+};
+
 /*
  * Reads the chart at dir: every file under templates/ (and under each
- * unpacked subchart's charts/NAME/templates/), the named templates they
- * define, and the values.  values_files are the -f files of the user's
- * helm arguments, in order.  Returns 0, or -1 (reported on ctx).
+ * subchart's templates/: an unpacked charts/NAME/ folder or a packed
+ * charts/NAME-VERSION.tgz), the named templates they define, and the values.  vals
+ * are the values sources of the user's helm arguments
+ * (wg_chart_values_args()), merged as Helm merges them: every file in
+ * order, then every --set, then every --set-string.  Returns 0, or -1
+ * (reported on ctx).
  */
 int wg_chart_load(struct wg_ctx *ctx, struct wg_chart *c, const char *dir,
-		  char *const *values_files, size_t nvalues_files);
+		  const struct wg_values_arg *vals, size_t nvals);
 void wg_chart_release(struct wg_chart *c);
+
+/* ---- packed subcharts (chart_tgz.c) ------------------------------------ */
+
+struct wg_tgz_file {
+	char *path;		/* as in the archive: "NAME/templates/x.yaml" */
+	char *data;		/* NUL-terminated */
+	size_t len;
+};
+
+struct wg_tgz {
+	struct wg_tgz_file *files;
+	size_t len, cap;
+};
+
+/*
+ * The regular files of a gzip'd tar (data, len bytes), unpacked in
+ * memory: at most max bytes of tar in all.  Returns 0, or -1 with *why
+ * (static text) and out empty.  wg_tgz_release() frees out.
+ */
+int wg_tgz_read(const char *data, size_t len, size_t max, struct wg_tgz *out,
+		const char **why);
+void wg_tgz_release(struct wg_tgz *t);
 
 /* A file of a chart copy with new content (rel: path below the chart). */
 struct wg_chart_file {
@@ -140,11 +182,22 @@ const char *wg_source_map_get(const struct wg_source_map *m, size_t line);
 void wg_source_map_release(struct wg_source_map *m);
 
 /*
- * The -f / --values files among helm arguments (-f X, -fX, --values X,
- * --values=X), in order, appended to out (pointers into args).
+ * The values sources among helm arguments, in order: -f X, -fX, -f=X,
+ * --values X, --values=X; --set X, --set=X; --set-string X,
+ * --set-string=X (pointers into args).  Returns how many (at most cap).
  */
 size_t wg_chart_values_args(char *const *args, size_t nargs,
-			    const char **out, size_t cap);
+			    struct wg_values_arg *out, size_t cap);
+
+/*
+ * Merges one --set (strings false) or --set-string (true) argument into
+ * the mapping values, as Helm reads it (chart_setvals.c): dotted keys,
+ * "name[N]" list items, "{a,b}" lists, backslash escapes; --set types
+ * true/false/null/integers as Helm does.  Nodes in arena.  Returns 0, or
+ * -1 with *why (static text) when the argument does not parse.
+ */
+int wg_chart_set_values(struct wg_arena *arena, struct wg_node *values,
+			const char *arg, bool strings, const char **why);
 
 /* ---- values hooks (chart_hooks.c) -------------------------------------- */
 
@@ -239,6 +292,20 @@ int wg_tpl_insert_podspec_key(const char *text, const char *b, const char *e,
 			      const struct wg_node *key,
 			      const struct wg_node *value,
 			      struct wg_edits *edits);
+
+/*
+ * Adds to edits the entries of add (a mapping's pairs, or a sequence's
+ * items) to the literal block below the one line "FIELD:" (nothing after
+ * the colon) in [b, e) of text: after the block's last literal line
+ * (deeper than the key, or "- " items at its column, with no "{{" in
+ * them), at that line's indentation (the key's + 2 when the block has
+ * none).  A key of add the block already writes is refused.  *line is
+ * the 1-based line of "FIELD:" (0 when there is not exactly one).
+ * Returns 0, or -1 when no such line, several, or refused.
+ */
+int wg_tpl_insert_into_block(const char *text, const char *b, const char *e,
+			     const char *field, const struct wg_node *add,
+			     struct wg_edits *edits, size_t *line);
 
 /*
  * Where block (whole lines as rendered: its first line's indentation is
