@@ -45,6 +45,7 @@
 #include "images.h"
 #include "tx.h"
 #include "wingen/base/alloc.h"
+#include "wingen/base/index.h"
 #include "wingen/k8s/catalog.h"
 #include "wingen/k8s/images.h"
 #include "wingen/k8s/labelsel.h"
@@ -78,6 +79,11 @@ struct run {
 	struct fanned *fanned;
 	size_t nfanned, cap;
 	struct wg_buf path;
+	size_t cursor;	/* the last workload copied sits here or later */
+	/* the fanned workloads by namespace and name, and by namespace,
+	 * once all are known: an HPA or a PDB looks up its own, not every
+	 * fanned workload (quadratic on a stream of many) */
+	struct wg_index *by_name, *by_ns;
 };
 
 /* Orchestrator identities a copy must not share with its original. */
@@ -551,12 +557,20 @@ static bool no_single_build(struct run *r, struct wg_resource *res,
 	return ok;
 }
 
-static size_t index_of_res(const struct wg_resources *list,
-		       const struct wg_resource *res)
+/* Where res is in the list.  Workloads are copied in list order and
+ * objects only ever go in before one (never out), so the search starts
+ * where the last one was found: the whole walk costs the list once, not
+ * once per workload. */
+static size_t index_of_res(struct run *r, const struct wg_resource *res)
 {
-	for (size_t i = 0; i < list->len; i++)
+	const struct wg_resources *list = r->list;
+
+	for (size_t i = r->cursor; i < list->len; i++)
 		if (list->items[i] == res)
-			return i;
+			return r->cursor = i;
+	for (size_t i = 0; i < r->cursor && i < list->len; i++)
+		if (list->items[i] == res)
+			return r->cursor = i;
 	return list->len;
 }
 
@@ -618,7 +632,7 @@ static void copies(struct run *r, struct wg_resource *res,
 		wg_select_as_copy(r->list, c, sel, t[k].b);
 		if (!k)
 			continue;
-		at = index_of_res(r->list, res) + k;
+		at = index_of_res(r, res) + k;
 		wg_resources_insert(r->list, at, c);
 		krm_index(r, c);
 		wg_record_change(r->ctx, WG_CHANGE_CREATE, c, NULL, NULL, NULL,
@@ -835,9 +849,18 @@ static const struct fanned *fanned_for(struct run *r,
 						"spec.scaleTargetRef");
 	const char *ns = ns_of(r->arena, hpa);
 	const char *group = group_of(r->arena, wg_map_get(ref, "apiVersion"));
+	const struct wg_node *name = wg_map_get(ref, "name");
+	void *const *hit;
+	size_t nhit;
 
-	for (size_t i = 0; i < r->nfanned; i++) {
-		const struct fanned *f = &r->fanned[i];
+	if (!wg_is_scalar(name))
+		return NULL;
+	wg_buf_reset(&r->path);
+	wg_buf_add(&r->path, ns, strlen(ns) + 1);
+	wg_buf_add(&r->path, name->u.str, name->len);
+	hit = wg_index_get(r->by_name, r->path.buf, r->path.len, &nhit);
+	for (size_t i = 0; i < nhit; i++) {	/* in the order fanned */
+		const struct fanned *f = hit[i];
 
 		if (strcmp(f->ns, ns) == 0
 		    && wg_scalar_is(wg_map_get(ref, "kind"), f->kind)
@@ -925,6 +948,8 @@ static void budgets(struct run *r)
 							"spec.minAvailable");
 		struct wg_label_selector ls;
 		const char *ns;
+		void *const *same_ns;
+		size_t nsame;
 
 		if ((res->flags & WG_RES_DELETED)
 		    || !wg_is_kind(res, WG_KIND_PDB)
@@ -932,8 +957,9 @@ static void budgets(struct run *r)
 		    || wg_label_selector_from_node(r->arena, sel, true, &ls))
 			continue;
 		ns = ns_of(r->arena, res);
-		for (size_t k = 0; k < r->nfanned; k++) {
-			const struct fanned *f = &r->fanned[k];
+		same_ns = wg_index_get(r->by_ns, ns, strlen(ns), &nsame);
+		for (size_t k = 0; k < nsame; k++) {
+			const struct fanned *f = same_ns[k];
 			const char *copies = builds_text(r, f->t, f->n, false);
 			bool hit = false;
 
@@ -966,7 +992,7 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	       const void *config)
 {
 	struct run r = { ctx, list, &list->arena, ctx->profile, NULL, 0, 0,
-			 WG_BUF_INIT };
+			 WG_BUF_INIT, 0, NULL, NULL };
 	struct wg_resource **todo;
 	size_t n = list->len;
 
@@ -989,8 +1015,21 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	/* HPAs and PDBs follow fanned-out workloads: with none, nothing to
 	 * look for (and no pass over a large, cold stream). */
 	if (r.nfanned) {
+		r.by_name = wg_index_new();
+		r.by_ns = wg_index_new();
+		for (size_t i = 0; i < r.nfanned; i++) {
+			struct fanned *f = &r.fanned[i];
+
+			wg_buf_reset(&r.path);
+			wg_buf_add(&r.path, f->ns, strlen(f->ns) + 1);
+			wg_buf_addstr(&r.path, f->name);
+			wg_index_add(r.by_name, r.path.buf, r.path.len, f);
+			wg_index_add(r.by_ns, f->ns, strlen(f->ns), f);
+		}
 		autoscalers(&r);
 		budgets(&r);
+		wg_index_free(r.by_name);
+		wg_index_free(r.by_ns);
 	}
 	free(r.fanned);
 	wg_buf_release(&r.path);

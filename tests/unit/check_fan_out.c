@@ -636,6 +636,61 @@ START_TEST(test_entry_by_name)
 }
 END_TEST
 
+
+/* Many fanned workloads, each with its HPA, in three namespaces: every
+ * copy lands right after its original and every HPA copy scales its own
+ * workload's copy (the walk keeps its place in the list, and HPAs find
+ * their workload by namespace and name). */
+START_TEST(test_many_workloads_keep_their_places)
+{
+	enum { N = 120 };
+	struct wg_buf in = WG_BUF_INIT;
+	struct tp tp;
+	struct tr r;
+	size_t i;
+
+	three(&tp);
+	for (size_t k = 0; k < N; k++)
+		wg_buf_addf(&in, "%sapiVersion: apps/v1\nkind: Deployment\n"
+			    "metadata:\n  name: w%zu\n  namespace: n%zu\n"
+			    "  annotations: {wingen.dev/windows-builds: "
+			    "'ltsc2019,ltsc2022'}\nspec:\n  selector: "
+			    "{matchLabels: {app: w%zu}}\n  template:\n"
+			    "    metadata: {labels: {app: w%zu}}\n    spec: "
+			    "{containers: [{name: c, image: 'mcr.microsoft.com"
+			    "/windows/servercore:ltsc2019'}]}\n---\n"
+			    "apiVersion: autoscaling/v2\nkind: "
+			    "HorizontalPodAutoscaler\nmetadata: {name: h%zu, "
+			    "namespace: n%zu}\nspec:\n  scaleTargetRef: {kind: "
+			    "Deployment, name: w%zu}\n  maxReplicas: 3\n",
+			    k ? "---\n" : "", k, k % 3, k, k, k, k % 3,
+			    (k + 3) % N);
+	tr_run(&r, &tp, in.buf, CHAIN);
+	ck_assert_msg(r.out != NULL, "%s", t_first_message(&r.ctx));
+	i = first_object(&r);
+	ck_assert_uint_eq(r.list.len - i, 4 * N);
+	for (size_t k = 0; k < N; k++, i += 4) {
+		char want[64];
+		const struct wg_node *target;
+
+		snprintf(want, sizeof(want), "w%zu-ltsc2019", k);
+		ck_assert_str_eq(name_of(&r, i), want);
+		snprintf(want, sizeof(want), "w%zu-ltsc2022", k);
+		ck_assert_str_eq(name_of(&r, i + 1), want);
+		/* h(k) scales w(k+3), in the same namespace: copied */
+		snprintf(want, sizeof(want), "h%zu-ltsc2022", k);
+		ck_assert_str_eq(name_of(&r, i + 3), want);
+		target = wg_path_get(r.list.items[i + 3]->root,
+				     "spec.scaleTargetRef.name");
+		snprintf(want, sizeof(want), "w%zu-ltsc2022", (k + 3) % N);
+		ck_assert(wg_scalar_is(target, want));
+	}
+	tr_free(&r);
+	tp_release(&tp);
+	wg_buf_release(&in);
+}
+END_TEST
+
 static Suite *fan_out_suite(void)
 {
 	Suite *s = suite_create("fan_out");
@@ -652,6 +707,7 @@ static Suite *fan_out_suite(void)
 	tcase_add_test(tc, test_krm_index);
 	tcase_add_test(tc, test_name_limits);
 	tcase_add_test(tc, test_autoscalers_and_budgets);
+	tcase_add_test(tc, test_many_workloads_keep_their_places);
 	tcase_add_test(tc, test_entry_by_name);
 	suite_add_tcase(s, tc);
 	return s;
