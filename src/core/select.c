@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "wingen/base/suggest.h"
 #include "wingen/k8s/catalog.h"
 #include "wingen/core/chain.h"
 #include "wingen/k8s/images.h"
@@ -587,6 +588,31 @@ static void list_builds(struct wg_buf *out, const struct wg_profile *p)
 	}
 }
 
+/*
+ * "; did you mean 'ltsc2022'?" when word, which names no build of p, is
+ * a likely typo of a build's release or RuntimeClass name; "" when it is
+ * a release of the catalogue (a real build the profile does not target:
+ * no other name is what was meant) or close to none.
+ */
+static const char *build_hint(struct wg_arena *arena,
+			      const struct wg_profile *p, const char *word)
+{
+	const char **names;
+	const char *hint;
+	size_t n = 0;
+
+	if (!word || wg_release_find(word))
+		return "";
+	names = wg_arena_alloc(arena, (2 * p->nbuilds + 1) * sizeof(*names));
+	for (size_t i = 0; i < p->nbuilds; i++) {
+		names[n++] = p->builds[i].release->name;
+		names[n++] = p->builds[i].runtime_class;
+	}
+	hint = wg_suggest(word, names, n);
+	return hint ? wg_arena_printf(arena, "; did you mean '%s'?", hint)
+		    : "";
+}
+
 /* Reads the wingen.dev/windows-build annotation into sel->build. */
 static void annotated_build(struct wg_ctx *ctx, struct wg_arena *arena,
 			    struct wg_resource *res, struct wg_selection *sel,
@@ -616,9 +642,11 @@ static void annotated_build(struct wg_ctx *ctx, struct wg_arena *arena,
 
 		list_builds(&builds, p);
 		wg_error(ctx, res, ann, field,
-			 "'%.*s' is not a build of the profile (builds: %s)",
+			 "'%.*s' is not a build of the profile (builds: %s)%s",
 			 wg_is_scalar(ann) ? (int)ann->len : 0,
-			 wg_is_scalar(ann) ? ann->u.str : "", builds.buf);
+			 wg_is_scalar(ann) ? ann->u.str : "", builds.buf,
+			 build_hint(arena, p, wg_is_scalar(ann)
+				    ? wg_scalar_dup(arena, ann) : NULL));
 		wg_buf_release(&builds);
 		sel->failed = true;
 		sel->windows = false;
@@ -675,7 +703,8 @@ static void annotated_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 		b = wg_profile_find_build(p, item);
 		if (!b) {
 			wg_error(ctx, res, ann, field, "'%s' is not a build of "
-				 "the profile (builds: %s)", item, builds.buf);
+				 "the profile (builds: %s)%s", item, builds.buf,
+				 build_hint(arena, p, item));
 			bad = true;
 			continue;
 		}

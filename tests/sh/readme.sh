@@ -223,7 +223,7 @@ for ((n = 1; n <= nblocks; n++)); do
 		continue ;;
 	esac
 	[ "$installed" = 1 ] || { no "block $n runs before the install block"; continue; }
-	(cd "$work" && PATH=$(path_with_wingen) timeout 20 \
+	(cd "$work" && PATH=$(path_with_wingen) timeout 60 \
 		bash -e -o pipefail "$tmp/blocks/$n.sh" >"$tmp/out.$n" 2>"$tmp/err.$n")
 	rc=$?
 	ran=$((ran + 1))
