@@ -159,8 +159,10 @@ static int subst(struct wg_ctx *ctx, struct wg_arena *arena,
 	if (n->kind == WG_NODE_SCALAR) {
 		if (!is_placeholder(n))
 			return 0;
-		if (wg_scalar_is(n, "$build") && !v->build) {
-			*drop = true;	/* a RuntimeClass of several builds */
+		if ((wg_scalar_is(n, "$build") && !v->build)
+		    || (wg_scalar_is(n, "$arch") && !v->arch)) {
+			*drop = true;	/* a RuntimeClass of several builds
+					   (or arches) */
 			return 0;
 		}
 		if ((s = string_var(v, n))) {
@@ -529,14 +531,15 @@ static void report_conflict(struct wg_ctx *ctx,
 
 /*
  * The RuntimeClass of build b called name, from the template; any_build
- * leaves out the key holding $build (a RuntimeClass for several builds).
+ * leaves out the key holding $build (a RuntimeClass for several builds),
+ * any_arch the one holding $arch (for several arches).
  * Sets *fatal when the template itself is wrong (the same for every
  * build).  Returns the resource, not in the list, or NULL after an error.
  */
 static struct wg_resource *make(struct wg_ctx *ctx, struct wg_resources *list,
 				const struct wg_node *tmpl, const char *file,
 				const struct wg_build *b, const char *name,
-				bool any_build, bool *fatal)
+				bool any_build, bool any_arch, bool *fatal)
 {
 	const struct wg_profile *p = ctx->profile;
 	struct wg_arena *arena = &list->arena;
@@ -544,7 +547,7 @@ static struct wg_resource *make(struct wg_ctx *ctx, struct wg_resources *list,
 		.file = file,
 		.runtime_class = name,
 		.handler = b->handler,
-		.arch = b->arch,
+		.arch = any_arch ? NULL : b->arch,
 		.release = b->release->name,
 		.build = any_build ? NULL : b->release->build,
 		.profile = p->name,
@@ -665,7 +668,7 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 			continue;
 
 		res = make(ctx, list, tmpl, file, b, b->runtime_class, false,
-			   &fatal);
+			   false, &fatal);
 		if (fatal)
 			return -1;
 		if (!res || kept_existing(ctx, list, res, b->runtime_class,
@@ -685,12 +688,12 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 
 const char *wg_runtime_class_multi(struct wg_ctx *ctx,
 				   struct wg_resources *list,
-				   const struct wg_build *b)
+				   const struct wg_build *b, bool any_arch)
 {
 	const struct wg_profile *p = ctx->profile;
 	struct wg_arena *arena = &list->arena;
-	const char *name = wg_arena_printf(arena, "%s-multi",
-					   b->runtime_class);
+	const char *name = wg_arena_printf(arena, "%s-%s", b->runtime_class,
+					   any_arch ? "multiarch" : "multi");
 	size_t i = (size_t)(b - p->builds), pos = 0;
 	const char *file = TEMPLATE, *what;
 	struct wg_resource *res;
@@ -719,9 +722,9 @@ const char *wg_runtime_class_multi(struct wg_ctx *ctx,
 	tmpl = load_template(ctx, p, arena, &file);
 	if (!tmpl)
 		return NULL;
-	res = make(ctx, list, tmpl, file, b, name, true, &fatal);
-	what = wg_arena_printf(arena, "windows.builds[%zu] on several builds "
-			       "(fan-out)", i);
+	res = make(ctx, list, tmpl, file, b, name, true, any_arch, &fatal);
+	what = wg_arena_printf(arena, "windows.builds[%zu] on several builds%s "
+			       "(fan-out)", i, any_arch ? " and arches" : "");
 	if (!res)
 		return NULL;
 	if (kept_existing(ctx, list, res, name, what))
@@ -731,9 +734,10 @@ const char *wg_runtime_class_multi(struct wg_ctx *ctx,
 	wg_resources_insert(list, pos, res);
 	wg_record_change(ctx, WG_CHANGE_CREATE, res, NULL, NULL, NULL, NULL,
 			 wg_arena_printf(arena, "%s: %s %s, handler %s, no "
-					 "windows-build label", what,
+					 "windows-build label%s", what,
 					 b->release->name, b->arch,
-					 b->handler));
+					 b->handler, any_arch
+					 ? ", no arch label" : ""));
 	return name;
 }
 

@@ -11,7 +11,10 @@
  *    In [...] in every term takes the place of the nodeSelector key, and
  *    the pods name RuntimeClass <first target's runtimeClass>-multi, which
  *    has no build label (gen/runtimeclass.c makes it when the chain has
- *    the runtime-class generator);
+ *    the runtime-class generator).  A node agent on builds of several
+ *    arches (select.h arches) may differ in arch: its RuntimeClass is
+ *    <...>-multiarch, with no arch label either, and node-selector writes
+ *    kubernetes.io/arch In [...];
  *  - else one copy per target, in target order: the workload itself is
  *    edited into the first copy and the others follow it in the stream
  *    (same file, so migrate writes them as new documents after it).  Copy
@@ -42,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "affinity.h"
 #include "images.h"
 #include "tx.h"
 #include "wingen/base/alloc.h"
@@ -265,13 +269,17 @@ static bool plan_images(struct run *r, struct wg_resource *res,
 	return ok;
 }
 
-/* Whether every target gets the same images and one RuntimeClass fits. */
-static bool one_fits_all(const struct target *t, size_t n, size_t nbox)
+/* Whether every target gets the same images and one RuntimeClass fits:
+ * the same arch too, unless the workload is a node agent on several
+ * arches (select.h arches), whose RuntimeClass names no arch. */
+static bool one_fits_all(const struct wg_selection *sel,
+			 const struct target *t, size_t n, size_t nbox)
 {
 	for (size_t k = 1; k < n; k++) {
 		const struct wg_build *a = t[0].b, *b = t[k].b;
 
-		if (strcmp(a->arch, b->arch) || strcmp(a->handler, b->handler)
+		if ((strcmp(a->arch, b->arch) && sel->narches < 2)
+		    || strcmp(a->handler, b->handler)
 		    || !(a->overhead == b->overhead
 			 || wg_node_equal(a->overhead, b->overhead)))
 			return false;
@@ -648,131 +656,28 @@ static void copies(struct run *r, struct wg_resource *res,
 
 /* ---- one workload on every build ---------------------------------------- */
 
-static struct wg_node *build_expression(struct run *r, const struct target *t,
-					size_t n)
-{
-	struct wg_node *e = wg_node_new_map(r->arena);
-	struct wg_node *values = wg_node_new_seq(r->arena);
-
-	for (size_t k = 0; k < n; k++)
-		wg_seq_append(r->arena, values, wg_node_new_str(
-				      r->arena, t[k].b->release->build));
-	wg_map_set(r->arena, e, "key",
-		   wg_node_new_str(r->arena, WG_LABEL_WINDOWS_BUILD));
-	wg_map_set(r->arena, e, "operator", wg_node_new_str(r->arena, "In"));
-	wg_map_set(r->arena, e, "values", values);
-	return e;
-}
-
-/* Whether expression e is "key In values" with exactly the values of want
- * (in any order). */
-static bool same_expression(const struct wg_node *e, const struct wg_node *want)
-{
-	const struct wg_node *v = wg_map_get(e, "values");
-	const struct wg_node *w = wg_map_get(want, "values");
-
-	if (!wg_scalar_is(wg_map_get(e, "operator"), "In") || !wg_is_seq(v)
-	    || v->len != w->len)
-		return false;
-	for (size_t i = 0; i < w->len; i++) {
-		bool found = false;
-
-		for (size_t j = 0; j < v->len && !found; j++)
-			found = wg_node_equal(wg_seq_item(v, j),
-					      wg_seq_item(w, i));
-		if (!found)
-			return false;
-	}
-	return true;
-}
-
-/* Adds the build expression to every required node affinity term of
+/* Adds "windows-build In [the targets' builds]" to every required term of
  * pod spec ps. */
 static void add_affinity(struct run *r, struct wg_resource *res,
 			 const struct wg_selection *sel,
 			 const struct wg_podspec *ps, const struct target *t,
 			 size_t n, const char *reason)
 {
-	static const char *const keys[] = {
-		"affinity", "nodeAffinity",
-		"requiredDuringSchedulingIgnoredDuringExecution",
-	};
-	struct wg_arena *a = r->arena;
-	struct wg_node *want = build_expression(r, t, n);
-	struct wg_node *m = ps->spec, *terms;
-	const char *base = wg_podspec_path(&r->path, ps, keys[0],
-					   keys[1], keys[2],
-					   "nodeSelectorTerms",
-					   (const char *)NULL);
+	const char **values = wg_arena_zalloc(r->arena, n * sizeof(*values));
+	size_t nv = 0;
 
-	base = wg_arena_strdup(a, base);
-	for (size_t i = 0; m && i < 3; i++) {
-		struct wg_node *next = wg_map_ensure_map(a, m, keys[i]);
+	/* two targets of one release (amd64 and arm64) share its number */
+	for (size_t k = 0; k < n; k++) {
+		bool seen = false;
 
-		if (!next)
-			wg_error(r->ctx, res, wg_map_get(m, keys[i]), base,
-				 "is not a mapping");
-		m = next;
+		for (size_t j = 0; j < nv && !seen; j++)
+			seen = strcmp(values[j], t[k].b->release->build) == 0;
+		if (!seen)
+			values[nv++] = t[k].b->release->build;
 	}
-	if (!m)
-		return;
-	terms = wg_map_get(m, "nodeSelectorTerms");
-	if (wg_node_is_null(terms) || (wg_is_seq(terms) && !terms->len)) {
-		struct wg_node *term = wg_node_new_map(a);
-		struct wg_node *exprs = wg_node_new_seq(a);
-
-		wg_seq_append(a, exprs, want);
-		wg_map_set(a, term, "matchExpressions", exprs);
-		terms = wg_node_new_seq(a);
-		wg_seq_append(a, terms, term);
-		wg_map_set(a, m, "nodeSelectorTerms", terms);
-		wg_record_change(r->ctx, WG_CHANGE_ADD, res, ps->spec,
-				 wg_arena_printf(a, "%s[0]", base), NULL, term,
-				 reason);
-		return;
-	}
-	if (!wg_is_seq(terms)) {
-		wg_error(r->ctx, res, terms, base, "is not a list");
-		return;
-	}
-	for (size_t i = 0; i < terms->len; i++) {
-		struct wg_node *term = wg_seq_item(terms, i), *exprs;
-		const char *field = wg_arena_printf(a, "%s[%zu]."
-						    "matchExpressions", base,
-						    i);
-		bool have = false;
-
-		exprs = wg_is_map(term) ? wg_map_ensure_seq(a, term,
-							    "matchExpressions")
-					: NULL;
-		if (!exprs) {
-			wg_error(r->ctx, res, term, field, "is not a list");
-			continue;
-		}
-		for (size_t j = 0; j < exprs->len; j++) {
-			const struct wg_node *e = wg_seq_item(exprs, j);
-
-			if (!wg_scalar_is(wg_map_get(e, "key"),
-					  WG_LABEL_WINDOWS_BUILD))
-				continue;
-			have = true;
-			if (!same_expression(e, want))
-				wg_error(r->ctx, res, e, wg_arena_printf(a,
-					 "%s[%zu]", field, j), "already "
-					 "constrains %s, but the workload runs "
-					 "on builds %s (%s); wingen does not "
-					 "overwrite it", WG_LABEL_WINDOWS_BUILD,
-					 builds_text(r, t, n, true),
-					 sel->targets_why);
-		}
-		if (have)
-			continue;
-		wg_seq_append(a, exprs, wg_node_clone(a, want));
-		wg_record_change(r->ctx, WG_CHANGE_ADD, res,
-				 tx_pos(exprs, term), wg_arena_printf(a,
-				 "%s[%zu]", field, (size_t)exprs->len - 1),
-				 NULL, want, reason);
-	}
+	tx_require_in(r->ctx, r->list, res, sel, ps, WG_LABEL_WINDOWS_BUILD,
+		      values, nv, wg_arena_printf(r->arena, "builds %s",
+		      builds_text(r, t, n, true)), reason);
 }
 
 static void one_for_all(struct run *r, struct wg_resource *res,
@@ -784,11 +689,13 @@ static void one_for_all(struct run *r, struct wg_resource *res,
 		"all of them", builds_text(r, t, n, false), sel->targets_why);
 	const char *rc;
 
+	bool any_arch = sel->narches > 1;
+
 	if (wg_profile_runs(r->p, "runtime-class"))
-		rc = wg_runtime_class_multi(r->ctx, r->list, t[0].b);
+		rc = wg_runtime_class_multi(r->ctx, r->list, t[0].b, any_arch);
 	else	/* the user provides RuntimeClasses */
-		rc = wg_arena_printf(r->arena, "%s-multi",
-				     t[0].b->runtime_class);
+		rc = wg_arena_printf(r->arena, "%s-%s", t[0].b->runtime_class,
+				     any_arch ? "multiarch" : "multi");
 	if (!rc || !no_single_build(r, res, sel, rc))
 		return;
 	for (size_t k = 0; k < sel->npods; k++)
@@ -829,7 +736,7 @@ static void fan_out(struct run *r, struct wg_resource *res,
 		sel->failed = true;
 		return;
 	}
-	if (one_fits_all(t, sel->ntargets, nbox)) {
+	if (one_fits_all(sel, t, sel->ntargets, nbox)) {
 		one_for_all(r, res, sel, t, sel->ntargets, box);
 		return;
 	}

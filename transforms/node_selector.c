@@ -7,10 +7,13 @@
  * node affinity that says otherwise is an error, never overwritten.
  * HostProcess pods get no windows-build key: HostProcess containers need
  * not match the host's build (windows.md 2.1), and they are typically
- * node agents that must run on every Windows node.
+ * node agents that must run on every Windows node.  A node agent on
+ * builds of several arches (select.h arches) gets required affinity
+ * kubernetes.io/arch In [...] in place of the arch key.
  */
 #include <string.h>
 
+#include "affinity.h"
 #include "tx.h"
 #include "wingen/k8s/sched.h"
 #include "wingen/k8s/keys.h"
@@ -27,13 +30,16 @@ static size_t wanted(const struct wg_selection *sel, struct want *w)
 	size_t n = 0;
 
 	w[n++] = (struct want){ WG_LABEL_OS, "windows", true };
-	w[n++] = (struct want){ WG_LABEL_ARCH, b->arch, true };
+	/* a node agent on several arches names them in node affinity */
+	if (sel->narches < 2)
+		w[n++] = (struct want){ WG_LABEL_ARCH, b->arch, true };
 	/* fan-out's multi workloads name their builds in node affinity */
 	if (!sel->host_process && !sel->multi)
 		w[n++] = (struct want){ WG_LABEL_WINDOWS_BUILD,
 					b->release->build, true };
 	w[n++] = (struct want){ WG_LABEL_OS_BETA, "windows", false };
-	w[n++] = (struct want){ WG_LABEL_ARCH_BETA, b->arch, false };
+	if (sel->narches < 2)
+		w[n++] = (struct want){ WG_LABEL_ARCH_BETA, b->arch, false };
 	return n;
 }
 
@@ -151,6 +157,19 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 						 "nodeSelector", w[i].key,
 						 (const char *)NULL),
 				 NULL, v, reason);
+	}
+	if (sel->narches > 1) {
+		struct wg_buf what = WG_BUF_INIT;
+
+		for (size_t i = 0; i < sel->narches; i++)
+			wg_buf_addf(&what, "%s%s", i ? ", " : "arches ",
+				    sel->arches[i]);
+		tx_require_in(ctx, list, res, sel, ps, WG_LABEL_ARCH,
+			      sel->arches, sel->narches, what.buf,
+			      wg_arena_printf(&list->arena, "%s; a node agent "
+			      "on %s: one object for every arch, as its "
+			      "multi-platform images are", reason, what.buf));
+		wg_buf_release(&what);
 	}
 	wg_buf_release(&path);
 }

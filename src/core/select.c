@@ -764,8 +764,8 @@ static bool spec_admits(const struct wg_selection *sel,
 }
 
 /* Whether a pod template names one build itself: a windows-build
- * nodeSelector key, or a runtimeClassName other than the -multi one an
- * earlier run wrote. */
+ * nodeSelector key, or a runtimeClassName other than the -multi (or
+ * -multiarch) one an earlier run wrote. */
 static bool names_one_build(struct wg_arena *arena, const struct wg_profile *p,
 			    const struct wg_selection *sel)
 {
@@ -778,7 +778,9 @@ static bool names_one_build(struct wg_arena *arena, const struct wg_profile *p,
 
 		for (size_t j = 0; wg_is_scalar(rcn) && j < p->nbuilds; j++)
 			multi = multi || wg_scalar_is(rcn, wg_arena_printf(
-				arena, "%s-multi", p->builds[j].runtime_class));
+				arena, "%s-multi", p->builds[j].runtime_class))
+				|| wg_scalar_is(rcn, wg_arena_printf(arena,
+				"%s-multiarch", p->builds[j].runtime_class));
 		if (wg_map_get(ns, WG_LABEL_WINDOWS_BUILD)
 		    || (!wg_node_is_null(rcn) && !multi))
 			return true;
@@ -792,20 +794,21 @@ static bool names_one_build(struct wg_arena *arena, const struct wg_profile *p,
  * several builds, narrowing it to the default build would leave the other
  * builds' nodes without it (a CSI node plugin, a log shipper).  So it
  * reaches every build of the profile whose hosts run its images and that
- * its own nodeSelector and affinity admit, of one arch: the arch of the
- * default build when that is one of them, else of the first.  A
- * DaemonSet's several builds become its fan-out targets (fan-out keeps it
- * one workload: required affinity In those builds and the -multi
- * RuntimeClass, its images being the same on each); a HostProcess
- * workload needs no targets, since it carries no build key and no
- * RuntimeClass and so already runs on every build of its arch.
+ * its own nodeSelector and affinity admit, as one object: a DaemonSet's
+ * several builds become its fan-out targets (fan-out keeps it one
+ * workload when its images are the same on each: required affinity In
+ * those builds and the -multi RuntimeClass); a HostProcess workload needs
+ * no targets, since it carries no build key and no RuntimeClass.  When
+ * those builds are of several arches (amd64 and arm64 nodes running one
+ * multi-platform image), they go in sel->arches: one DaemonSet with
+ * affinity kubernetes.io/arch In them, as Kubernetes' own multi-arch
+ * DaemonSets are, not a renamed copy per arch.
  *
- * The builds it cannot reach because of an image, or because they are of
- * another arch, are a warning naming them (a pod spec is written for one
- * kubernetes.io/arch); those its own selector rules out are its choice
- * and are not named.  Not for a workload that names one build itself
- * (annotation wingen.dev/windows-build, a windows-build nodeSelector key,
- * a RuntimeClass), nor in the embedded default, whose builds are routes,
+ * The builds it cannot reach because of an image are a warning naming
+ * them; those its own selector rules out are its choice and are not
+ * named.  Not for a workload that names one build itself (annotation
+ * wingen.dev/windows-build, a windows-build nodeSelector key, a
+ * RuntimeClass), nor in the embedded default, whose builds are routes,
  * not the cluster's.
  */
 static void node_agent_targets(struct wg_ctx *ctx, struct wg_arena *arena,
@@ -813,12 +816,13 @@ static void node_agent_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 			       struct wg_selection *sel)
 {
 	const struct wg_profile *p = ctx->profile;
-	const struct wg_build **t, **ok;
+	const struct wg_build **ok;
+	const char **arches;
 	struct wg_buf rest = WG_BUF_INIT, path = WG_BUF_INIT;
 	struct wg_image_ref ref;
 	const struct wg_node *image = NULL, *at = NULL;
-	const char *arch = NULL, *at_path = NULL;
-	size_t n = 0, nok = 0, nmiss = 0;
+	const char *at_path = NULL;
+	size_t nok = 0, nmiss = 0, narch = 0;
 
 	if (p->nbuilds < 2 || embedded(p)
 	    || !(sel->host_process
@@ -826,7 +830,7 @@ static void node_agent_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 	    || names_one_build(arena, p, sel))
 		return;
 	ok = wg_arena_zalloc(arena, p->nbuilds * sizeof(*ok));
-	t = wg_arena_zalloc(arena, p->nbuilds * sizeof(*t));
+	arches = wg_arena_zalloc(arena, p->nbuilds * sizeof(*arches));
 	for (size_t i = 0; i < p->nbuilds; i++) {
 		const struct wg_build *b = &p->builds[i];
 
@@ -844,35 +848,33 @@ static void node_agent_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 			continue;
 		}
 		ok[nok++] = b;
-		if (b == p->default_build)
-			arch = b->arch;
 	}
 	if (!nok)
 		goto out;	/* no build: the usual errors say why */
-	if (!arch)
-		arch = ok[0]->arch;
 	for (size_t i = 0; i < nok; i++) {
-		if (strcmp(ok[i]->arch, arch) == 0) {
-			t[n++] = ok[i];
-			continue;
-		}
-		wg_buf_addf(&rest, "%s%s (another arch: one workload is "
-			    "written for the builds of one %s)",
-			    nmiss++ ? ", " : "", build_label(arena, ok[i]),
-			    WG_LABEL_ARCH);
+		bool seen = false;
+
+		for (size_t k = 0; k < narch && !seen; k++)
+			seen = strcmp(arches[k], ok[i]->arch) == 0;
+		if (!seen)
+			arches[narch++] = ok[i]->arch;
 	}
 	if (nmiss)
 		wg_warning(ctx, res, at, at_path, "a %s reaches only %zu of "
 			   "the profile's %zu builds: not %s; give those "
 			   "nodes an agent of their own (a copy with "
 			   "annotation %s)", sel->host_process
-			   ? "HostProcess workload" : "node agent", n,
+			   ? "HostProcess workload" : "node agent", nok,
 			   p->nbuilds, rest.buf, WG_ANNOTATION_BUILD);
-	if (n < 2 || sel->host_process)
+	if (narch > 1) {
+		sel->arches = arches;
+		sel->narches = narch;
+	}
+	if (nok < 2 || sel->host_process)
 		goto out;
-	sel->targets = t;
-	sel->ntargets = n;
-	sel->targets_why = n == p->nbuilds
+	sel->targets = ok;
+	sel->ntargets = nok;
+	sel->targets_why = nok == p->nbuilds
 		? "a node agent: every build of the profile"
 		: "a node agent: every build it can reach";
 out:
@@ -1099,6 +1101,8 @@ struct wg_selection *wg_select_as_copy(struct wg_resources *list,
 	sel->targets_why = NULL;
 	sel->multi = false;
 	sel->runtime_class = NULL;
+	sel->arches = NULL;
+	sel->narches = 0;
 	sel->reported = 0;
 	copy->sel = sel;
 	return sel;

@@ -1,4 +1,5 @@
 /* The RuntimeClass of a workload on several builds (fan-out's multi). */
+#include <string.h>
 #include "txtest.h"
 #include "wingen/core/runtimeclass.h"
 
@@ -24,11 +25,11 @@ START_TEST(test_made_once_after_generated)
 	run_gen(&r, &tp, "apiVersion: v1\nkind: ConfigMap\nmetadata: "
 		"{name: c}\n");
 	r.ctx.plugin = "fan-out";
-	name = wg_runtime_class_multi(&r.ctx, &r.list, &tp.builds[0]);
+	name = wg_runtime_class_multi(&r.ctx, &r.list, &tp.builds[0], false);
 	ck_assert_str_eq(name, "windows-ltsc2022-multi");
 	/* a second workload on the same builds: the same one */
 	ck_assert_str_eq(wg_runtime_class_multi(&r.ctx, &r.list,
-						&tp.builds[0]), name);
+						&tp.builds[0], false), name);
 	ck_assert_uint_eq(r.list.len, 4);
 	out = written(&r);
 	ck_assert_str_eq(out,
@@ -77,6 +78,44 @@ END_TEST
 	"    kubernetes.io/arch: " arch "\n  tolerations:\n" \
 	"  - {key: os, operator: Equal, value: windows, effect: NoSchedule}\n"
 
+/* A node agent on amd64 and arm64 builds: -multiarch, with neither the
+ * build nor the arch key, beside the -multi of one arch. */
+START_TEST(test_multiarch)
+{
+	struct tr r;
+	struct tp tp;
+	char *out;
+
+	tp_init(&tp);
+	tp_build(&tp, "ltsc2025", "arm64");
+	run_gen(&r, &tp, "apiVersion: v1\nkind: ConfigMap\nmetadata: "
+		"{name: c}\n");
+	r.ctx.plugin = "fan-out";
+	ck_assert_str_eq(wg_runtime_class_multi(&r.ctx, &r.list,
+						&tp.builds[0], true),
+			 "windows-ltsc2022-multiarch");
+	ck_assert_str_eq(wg_runtime_class_multi(&r.ctx, &r.list,
+						&tp.builds[0], false),
+			 "windows-ltsc2022-multi");
+	ck_assert_uint_eq(r.list.len, 5);
+	out = written(&r);
+	ck_assert_msg(strstr(out, "metadata:\n  name: windows-ltsc2022-"
+			     "multiarch\nhandler: runhcs-wcow-process\n"
+			     "scheduling:\n  nodeSelector:\n"
+			     "    kubernetes.io/os: 'windows'\n"
+			     "  tolerations:\n") != NULL, "%s", out);
+	ck_assert_uint_eq(wg_runtime_class_validate(&r.ctx, r.list.items[2]),
+			  0);
+	ck_assert_str_eq(r.ctx.log.changes[2].reason, "windows.builds[0] on "
+			 "several builds and arches (fan-out): ltsc2022 amd64, "
+			 "handler runhcs-wcow-process, no windows-build label, "
+			 "no arch label");
+	free(out);
+	tr_free(&r);
+	tp_release(&tp);
+}
+END_TEST
+
 START_TEST(test_input_kept_or_conflict)
 {
 	struct tp tp;
@@ -86,14 +125,14 @@ START_TEST(test_input_kept_or_conflict)
 	run_gen(&r, &tp, "apiVersion: v1\nkind: ConfigMap\nmetadata: "
 		"{name: c}\n---\n" MULTI_RC("amd64"));
 	ck_assert_str_eq(wg_runtime_class_multi(&r.ctx, &r.list,
-						&tp.builds[0]),
+						&tp.builds[0], false),
 			 "windows-ltsc2022-multi");
 	ck_assert_uint_eq(r.list.len, 3);	/* one generated, two input */
 	ck_assert_uint_eq(r.ctx.log.ndiags, 0);
 	tr_free(&r);
 
 	run_gen(&r, &tp, MULTI_RC("arm64"));
-	wg_runtime_class_multi(&r.ctx, &r.list, &tp.builds[0]);
+	wg_runtime_class_multi(&r.ctx, &r.list, &tp.builds[0], false);
 	ck_assert_msg(r.ctx.log.ndiags, "no diagnostic");
 	ck_assert_ptr_nonnull(tr_diag(&r, WG_SEV_ERROR, "differs from the "
 				      "RuntimeClass the profile makes for "
@@ -119,7 +158,7 @@ START_TEST(test_name_taken_by_a_build)
 	run_gen(&r, &tp, "apiVersion: v1\nkind: ConfigMap\nmetadata: "
 		"{name: c}\n");
 	ck_assert_ptr_null(wg_runtime_class_multi(&r.ctx, &r.list,
-						  &tp.builds[0]));
+						  &tp.builds[0], false));
 	ck_assert_ptr_nonnull(tr_diag(&r, WG_SEV_ERROR, "windows.builds[1]."
 				      "runtimeClass: 'windows-ltsc2022-multi' "
 				      "is the name fan-out gives"));
@@ -134,6 +173,7 @@ static Suite *runtimeclass_multi_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_made_once_after_generated);
+	tcase_add_test(tc, test_multiarch);
 	tcase_add_test(tc, test_input_kept_or_conflict);
 	tcase_add_test(tc, test_name_taken_by_a_build);
 	suite_add_tcase(s, tc);

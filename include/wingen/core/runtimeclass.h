@@ -28,14 +28,18 @@ extern const struct wg_plugin wg_gen_runtime_class;
  * the same template, named "<b's runtimeClass>-multi", with $build
  * standing for nothing, so the key holding it (scheduling.nodeSelector's
  * node.kubernetes.io/windows-build in the embedded template) goes; the
- * workload names its builds in node affinity instead.  Made once per run,
+ * workload names its builds in node affinity instead.  With any_arch (a
+ * node agent on builds of several arches: select.h arches) it is named
+ * "<b's runtimeClass>-multiarch" and $arch stands for nothing too, so
+ * kubernetes.io/arch goes as well and the RuntimeClass admission plugin
+ * adds no arch to the pods (each node's own).  Made once per run,
  * after the generated RuntimeClasses at the front of list; one of that
  * name in the input is kept when equal and is an error when it differs.
  * Returns its name (in list's arena), or NULL after an error on ctx.
  */
 const char *wg_runtime_class_multi(struct wg_ctx *ctx,
 				   struct wg_resources *list,
-				   const struct wg_build *b);
+				   const struct wg_build *b, bool any_arch);
 
 /*
  * Kubernetes' validation of a RuntimeClass (pkg/apis/node/validation,

@@ -58,9 +58,9 @@
  * at the annotation), else when its matching entry lists several builds,
  * else, for a node agent (kinds.h node_agent) in a user's profile of
  * several builds that names no build itself, every build its images and
- * its own selectors admit, of one arch (the others are a warning naming
- * them; a HostProcess workload gets that warning but no targets: it has
- * no build key).  They go in targets, in order, and build is the first of them the pod
+ * its own selectors admit (the others are a warning naming them; a
+ * HostProcess workload gets no targets: it has no build key; the arches
+ * of those builds, when several, go in arches).  They go in targets, in order, and build is the first of them the pod
  * spec agrees with (else the first).  Annotation wingen.dev/windows-build
  * names one build and wins over both: that is how fan-out's copies (and a
  * user's own pick) say which build they are; it must then be one of
@@ -130,6 +130,12 @@ struct wg_selection {
 	struct wg_podspec *pods;
 	size_t npods;
 	const struct wg_kind_set *kinds;	/* the kinds it was found in */
+	/* A node agent on builds of several arches (added after the fields
+	 * above): every kubernetes.io/arch it runs on, in build order, when
+	 * more than one; node-selector then writes required affinity
+	 * kubernetes.io/arch In [...] in place of the nodeSelector key. */
+	const char *const *arches;
+	size_t narches;
 };
 
 /*
