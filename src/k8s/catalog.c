@@ -10,6 +10,7 @@
  * posts, support status from the Kubernetes docs).
  */
 #define LTSC2022_NUMBER 20348u
+#define LTSC2025_NUMBER 26100u
 
 const struct wg_release wg_releases[] = {
 	{
@@ -112,6 +113,13 @@ const struct wg_release *wg_release_find(const char *s)
 	}
 	n = parse_build(s, false);
 	return n ? wg_release_by_number(n) : NULL;
+}
+
+bool wg_release_arm64_images(const struct wg_release *r)
+{
+	/* Microsoft publishes arm64 Windows base images (nanoserver) from
+	 * Windows Server 2025 on: none for ltsc2022 or earlier. */
+	return r && r->number >= LTSC2025_NUMBER;
 }
 
 bool wg_release_can_run(const struct wg_release *host,

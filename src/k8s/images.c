@@ -452,6 +452,7 @@ int wg_image_rewrite(struct wg_arena *a, const char *s, size_t len,
 	const struct wg_image_family *f;
 	const struct wg_release *to = NULL;
 	const char *fam;
+	bool retag;
 
 	*out = NULL;
 	*why = NULL;
@@ -465,7 +466,14 @@ int wg_image_rewrite(struct wg_arena *a, const char *s, size_t len,
 		*why = wg_arena_printf(a, "a digest pins its bytes");
 		return -1;
 	}
-	if (fit == WG_FIT_RELEASE && ref.patch) {
+	/* an arm64 copy of an image of a release without arm64 images
+	 * (nanoserver:ltsc2022-amd64 for an arm64 ltsc2025 host) needs the
+	 * host's tag too: "ltsc2022-arm64" is no tag Microsoft publishes */
+	retag = fit == WG_FIT_RELEASE
+		|| (fit == WG_FIT_ARCH && ref.release && arch
+		    && strcmp(arch, "arm64") == 0
+		    && !wg_release_arm64_images(ref.release));
+	if (retag && ref.patch) {
 		*why = wg_arena_printf(a, "tag '%.*s' pins one patch of %s, "
 				       "and which patch of %s to take is not "
 				       "known", (int)ref.tag_len,
@@ -473,7 +481,7 @@ int wg_image_rewrite(struct wg_arena *a, const char *s, size_t len,
 				       host->name);
 		return -1;
 	}
-	if (fit == WG_FIT_RELEASE) {
+	if (retag) {
 		enum wg_tag_column col = column_of(&ref);
 		const struct wg_image_family *succ =
 			f && f->successor ? family_named(f->successor) : NULL;
@@ -498,6 +506,12 @@ int wg_image_rewrite(struct wg_arena *a, const char *s, size_t len,
 		if (!to) {
 			*why = wg_arena_printf(a, "%s has no tag for %s", fam,
 					       host->name);
+			return -1;
+		}
+		if (arch && strcmp(arch, "arm64") == 0 && ref.arch
+		    && !wg_release_arm64_images(to)) {
+			*why = wg_arena_printf(a, "%s has no arm64 images "
+					       "for %s", fam, to->name);
 			return -1;
 		}
 		if (f && f->versions && ref.variant) {
@@ -529,7 +543,7 @@ int wg_image_rewrite(struct wg_arena *a, const char *s, size_t len,
 		e[n++] = (struct edit){ ref.arch_at, ref.arch_len,
 					wg_arena_printf(a, "-%s", arch) };
 	*out = apply(a, s, len, e, n);
-	if (fit == WG_FIT_RELEASE)
+	if (retag)
 		*why = wg_arena_printf(a, "built for %s, rewritten for %s",
 				       ref.release->name, to->name);
 	if (ref.arch && arch && strcmp(ref.arch, arch) != 0)

@@ -471,7 +471,7 @@ static bool check_build(struct wg_profile_loader *L, size_t i,
 			   "arch", b->arch, arches, COUNT(arches));
 		ok = false;
 	} else if (ok && strcmp(b->arch, "arm64") == 0
-		   && b->release->number < 26100) {
+		   && !wg_release_arm64_images(b->release)) {
 		wg_profile_report(L, WG_SEV_WARNING, NULL,
 				  fmt_path(L, "windows.builds", i,
 					   ".arch"),

@@ -229,6 +229,20 @@ START_TEST(rewrite_for_a_build)
 	rewrites("mcr.microsoft.com/windows/nanoserver:1809-amd64",
 		 "ltsc2025", "arm64", 1,
 		 "mcr.microsoft.com/windows/nanoserver:ltsc2025-arm64");
+	/* an ltsc2022 image runs on a 2025 host, but no ltsc2022-arm64 tag
+	 * exists: an arm64 copy takes the host's own tag */
+	rewrites("mcr.microsoft.com/windows/nanoserver:ltsc2022-amd64",
+		 "ltsc2025", "arm64", 1,
+		 "mcr.microsoft.com/windows/nanoserver:ltsc2025-arm64");
+	rewrites("example.com/app:1.2-nanoserver-ltsc2022-amd64",
+		 "ltsc2025", "arm64", 1,
+		 "example.com/app:1.2-nanoserver-ltsc2025-arm64");
+	/* an arm64 ltsc2022 host has no base images at all */
+	rewrites("mcr.microsoft.com/windows/nanoserver:ltsc2022-amd64",
+		 "ltsc2022", "arm64", -1, NULL);
+	/* the same image for amd64 on 2025: it runs as it is */
+	rewrites("mcr.microsoft.com/windows/nanoserver:ltsc2022-amd64",
+		 "ltsc2025", "amd64", 0, NULL);
 	/* no known rewrite: patches and digests */
 	rewrites("mcr.microsoft.com/windows/servercore:1809-KB4493509",
 		 "ltsc2022", "amd64", -1, NULL);

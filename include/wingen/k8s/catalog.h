@@ -38,6 +38,10 @@ const struct wg_release *wg_release_find(const char *name_or_build);
  * build; from ltsc2022 on, the host's own build and images from ltsc2022
  * up to the host (23H2 and 2025 hosts run ltsc2022 images).
  */
+/* Whether Microsoft publishes arm64 base images of release r (from
+ * ltsc2025 on: an "ltsc2022-arm64" tag does not exist). */
+bool wg_release_arm64_images(const struct wg_release *r);
+
 bool wg_release_can_run(const struct wg_release *host,
 			const struct wg_release *image);
 
