@@ -866,7 +866,8 @@ static void node_agent_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 			   "annotation %s)", sel->host_process
 			   ? "HostProcess workload" : "node agent", nok,
 			   p->nbuilds, rest.buf, WG_ANNOTATION_BUILD);
-	if (narch > 1) {
+	/* without fan-out a DaemonSet keeps one build, and so one arch */
+	if (narch > 1 && (sel->host_process || wg_profile_runs(p, "fan-out"))) {
 		sel->arches = arches;
 		sel->narches = narch;
 	}
