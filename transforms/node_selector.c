@@ -15,6 +15,7 @@
 
 #include "affinity.h"
 #include "tx.h"
+#include "wingen/core/retarget.h"
 #include "wingen/k8s/sched.h"
 #include "wingen/k8s/keys.h"
 
@@ -44,7 +45,8 @@ static size_t wanted(const struct wg_selection *sel, struct want *w)
 }
 
 /* Reports every key of ns that contradicts w; returns how many. */
-static int check_selector(struct wg_ctx *ctx, struct wg_resource *res,
+static int check_selector(struct wg_ctx *ctx, struct wg_arena *arena,
+			  struct wg_resource *res,
 			  const struct wg_selection *sel,
 			  const struct wg_podspec *ps,
 			  const struct wg_node *ns, const struct want *w,
@@ -62,9 +64,13 @@ static int check_selector(struct wg_ctx *ctx, struct wg_resource *res,
 					 w[i].key, (const char *)NULL),
 			 "is '%.*s', but this is a Windows workload (%s) that "
 			 "needs '%s' for build %s; wingen does not overwrite "
-			 "it", wg_is_scalar(v) ? (int)v->len : 0,
+			 "it%s", wg_is_scalar(v) ? (int)v->len : 0,
 			 wg_is_scalar(v) ? v->u.str : "", sel->why,
-			 w[i].value, sel->build->release->name);
+			 w[i].value, sel->build->release->name,
+			 strcmp(w[i].key, WG_LABEL_WINDOWS_BUILD) == 0
+			 && wg_is_scalar(v)
+			 ? wg_retarget_hint_word(arena, ctx->profile,
+						 v->u.str, v->len) : "");
 		bad++;
 	}
 	return bad;
@@ -124,7 +130,8 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 		return;
 	}
 	ns = wg_map_get(ps->spec, "nodeSelector");
-	bad = check_selector(ctx, res, sel, ps, ns, w, n, &path);
+	bad = check_selector(ctx, &list->arena, res, sel, ps, ns, w, n,
+			     &path);
 	bad += check_affinity(ctx, res, sel, ps, w, n, &path);
 	if (bad) {
 		sel->reported |= WG_SEL_NODESEL_CONFLICT;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "tx.h"
+#include "wingen/core/retarget.h"
 #include "wingen/k8s/keys.h"
 #include "wingen/k8s/quantity.h"
 
@@ -117,9 +118,11 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 		wg_error(ctx, res, cur, path.buf,
 			 "is '%.*s', but this Windows workload (%s) needs "
 			 "RuntimeClass '%s' of build %s; wingen does not "
-			 "overwrite it", wg_is_scalar(cur) ? (int)cur->len : 0,
+			 "overwrite it%s", wg_is_scalar(cur) ? (int)cur->len : 0,
 			 wg_is_scalar(cur) ? cur->u.str : "", sel->why, want,
-			 sel->build->release->name);
+			 sel->build->release->name,
+			 wg_is_scalar(cur) ? wg_retarget_hint_rc(&list->arena,
+				ctx->profile, list, cur->u.str, cur->len) : "");
 		goto out;
 	}
 	if (wg_node_is_null(cur)) {

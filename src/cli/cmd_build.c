@@ -25,6 +25,7 @@ struct build_opts {
 	bool only_rc;		/* --only-runtimeclasses: the bootstrap */
 	unsigned jobs;		/* threads reading and writing (--jobs) */
 	struct wg_profile_opts popts;
+	struct wg_pathlist retarget;	/* --retarget OLD=NEW */
 	struct wg_cli_nodes nodes;	/* --nodes */
 };
 
@@ -45,12 +46,14 @@ static int parse(int argc, char **argv, struct build_opts *o)
 		{ "jobs", 'j', WG_OPT_JOBS, &o->jobs, NULL },
 		{ "nodes", 0, WG_OPT_PATHS, &o->nodes.paths, NULL },
 		WG_OPTS_PROFILE(&o->popts),
+		WG_OPT_RETARGET(&o->retarget),
 		WG_OPT_END,
 	};
 	int rc;
 
 	o->jobs = wg_cli_default_jobs();
 	rc = wg_parse_options("build", argc, argv, opts, &o->args);
+	WG_RETARGET_SET(&o->popts, &o->retarget);
 	o->format = (enum wg_format)format;
 	if (rc == 0 && o->args.len > 1)
 		return wg_usage_error("build", "unexpected argument '%s'",
@@ -141,6 +144,7 @@ out:
 	wg_session_release(&ss);
 	wg_cli_nodes_release(&o.nodes);
 	wg_pathlist_release(&o.paths);
+	wg_pathlist_release(&o.retarget);
 	wg_pathlist_release(&o.args);
 	return rc;
 }

@@ -24,6 +24,7 @@ struct check_opts {
 	const char *output;	/* --output-file; NULL: stdout */
 	bool strict;
 	struct wg_profile_opts popts;
+	struct wg_pathlist retarget;	/* --retarget OLD=NEW */
 	struct wg_cli_nodes nodes;	/* --nodes */
 };
 
@@ -37,10 +38,12 @@ static int parse(int argc, char **argv, struct check_opts *o)
 		{ "strict", 0, WG_OPT_FLAG, &o->strict, NULL },
 		{ "nodes", 0, WG_OPT_PATHS, &o->nodes.paths, NULL },
 		WG_OPTS_PROFILE(&o->popts),
+		WG_OPT_RETARGET(&o->retarget),
 		WG_OPT_END,
 	};
 	int rc = wg_parse_options("check", argc, argv, opts, &o->args);
 
+	WG_RETARGET_SET(&o->popts, &o->retarget);
 	o->json = format == 1;
 	if (rc == 0 && o->args.len > 1)
 		return wg_usage_error("check", "unexpected argument '%s'",
@@ -278,6 +281,7 @@ out:
 	wg_session_release(&ss);
 	wg_cli_nodes_release(&o.nodes);
 	wg_pathlist_release(&o.paths);
+	wg_pathlist_release(&o.retarget);
 	wg_pathlist_release(&o.args);
 	return rc < 0 ? wg_print_help("check") : rc;
 }

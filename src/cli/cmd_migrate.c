@@ -31,6 +31,7 @@ struct migrate_opts {
 	struct wg_pathlist args;	/* [PROFILE] PATH... */
 	const char *rc_file;
 	struct wg_profile_opts popts;
+	struct wg_pathlist retarget;	/* --retarget OLD=NEW */
 	struct wg_migrate_opts mopts;
 	bool in_place, diff, strict;
 	const char *values_out, *helm;	/* charts: docs/helm.md */
@@ -54,10 +55,12 @@ static int parse(int argc, char **argv, struct migrate_opts *o)
 		{ "set", 0, WG_OPT_PATHS, &o->set, NULL },
 		{ "set-string", 0, WG_OPT_PATHS, &o->set_string, NULL },
 		WG_OPTS_PROFILE(&o->popts),
+		WG_OPT_RETARGET(&o->retarget),
 		WG_OPT_END,
 	};
 	int rc = wg_parse_options("migrate", argc, argv, opts, &o->args);
 
+	WG_RETARGET_SET(&o->popts, &o->retarget);
 	if (rc)
 		return rc;
 	if (o->in_place + o->diff + (o->values_out != NULL) != 1)
@@ -572,6 +575,7 @@ int wg_cmd_migrate(int argc, char **argv)
 		wg_pathlist_release(&o.values);
 		wg_pathlist_release(&o.set);
 		wg_pathlist_release(&o.set_string);
+		wg_pathlist_release(&o.retarget);
 		return rc < 0 ? wg_print_help("migrate") : rc;
 	}
 	memset(&r, 0, sizeof(r));
@@ -661,5 +665,6 @@ out:
 	wg_pathlist_release(&o.values);
 	wg_pathlist_release(&o.set);
 	wg_pathlist_release(&o.set_string);
+	wg_pathlist_release(&o.retarget);
 	return rc;
 }

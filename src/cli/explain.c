@@ -4,7 +4,8 @@
  *   file:line: Kind/ns/name: field: old -> new (plugin: reason)
  *
  * "<none>" stands for a field that was absent, "<removed>" for one that
- * was deleted.
+ * was deleted; a whole object reads "created" (a generator's) or
+ * "dropped" (retarget's RuntimeClasses of a retired build).
  */
 #include <stdio.h>
 
@@ -25,6 +26,8 @@ static void print_change(FILE *out, const struct wg_change *c)
 	wg_ref_print(out, &c->ref, c->field);
 	if (c->op == WG_CHANGE_CREATE && !c->old_value && !c->new_value)
 		fputs("created", out);
+	else if (c->op == WG_CHANGE_REMOVE && !c->field && !c->old_value)
+		fputs("dropped", out);	/* a whole object (retarget) */
 	else
 		fprintf(out, "%s -> %s", c->old_value ? c->old_value : "<none>",
 			c->new_value ? c->new_value

@@ -44,6 +44,17 @@ struct wg_opt {
 	  &(popts)->load_restrictor_none, NULL }
 
 /*
+ * --retarget OLD=NEW, repeatable (build, check, migrate): every value in
+ * list, in order; WG_RETARGET_SET hands them to the profile loader, which
+ * checks them as it checks windows.retarget.
+ */
+#define WG_OPT_RETARGET(list) \
+	{ "retarget", 0, WG_OPT_PATHS, (list), NULL }
+#define WG_RETARGET_SET(popts, list)					\
+	((popts)->retarget = (const char *const *)(list)->items,	\
+	 (popts)->nretarget = (list)->len)
+
+/*
  * -o/--output FORMAT (index into formats, the first the default) and
  * --output-file FILE, the same on every command that writes: -o is always
  * a format, as in kubectl.  --output-format is the older spelling of -o,

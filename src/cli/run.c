@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "wingen/base/alloc.h"
 #include "wingen/core/annotations.h"
+#include "wingen/core/retarget.h"
 #include "wingen/core/runtimeclass.h"
 #include "wingen/core/pipeline.h"
 #include "wingen/k8s/identity.h"
@@ -114,10 +115,12 @@ static void check_runtime_classes(struct wg_ctx *ctx,
 				 "RuntimeClass '%.*s' is not one of the "
 				 "profile's (%s%s): a post-renderer emits no "
 				 "RuntimeClass, and the cluster gets only the "
-				 "profile's (wingen runtimeclasses)",
+				 "profile's (wingen runtimeclasses)%s",
 				 (int)rcn->len, rcn->u.str,
 				 p->builds[0].runtime_class,
-				 p->nbuilds > 1 ? ", ..." : "");
+				 p->nbuilds > 1 ? ", ..." : "",
+				 wg_retarget_hint_rc(&a, p, list, rcn->u.str,
+						     rcn->len));
 		}
 	}
 	wg_arena_release(&a);

@@ -122,6 +122,38 @@ void wg_chain_write_settings(const struct wg_profile *p,
 	}
 }
 
+/*
+ * A profile that retargets runs retarget first, listed or not: it rewrites
+ * what every other plugin selects by, and the runtime-class generator
+ * reads the builds used before any workload transform.  Listed anywhere
+ * but first is an error at the entry; not listed, it is added.
+ */
+static void retarget_first(struct wg_ctx *ctx, struct wg_profile *p,
+			   struct wg_step_spec *kept, size_t *n)
+{
+	static const struct wg_step_spec added = { "retarget", NULL,
+						   "transforms", NULL };
+	const struct wg_step_spec *e = &added;
+
+	for (size_t i = 0; i < p->nchain; i++) {
+		if (strcmp(p->chain[i].name, "retarget") != 0)
+			continue;
+		if (i > 0) {
+			wg_profile_report_setting(ctx, p, WG_SEV_ERROR,
+						  p->chain[i].at,
+						  p->chain[i].field,
+						  "plugin 'retarget' must come "
+						  "first: every other plugin "
+						  "selects by the builds it "
+						  "rewrites");
+			return;
+		}
+		e = &p->chain[i];
+	}
+	if (add_step(ctx, p, e))
+		kept[(*n)++] = *e;
+}
+
 void wg_chain_resolve(struct wg_ctx *ctx, struct wg_profile *p)
 {
 	struct wg_step_spec *kept;
@@ -141,10 +173,13 @@ void wg_chain_resolve(struct wg_ctx *ctx, struct wg_profile *p)
 		p->nchain = cap;
 	}
 	p->steps = wg_arena_zalloc(&p->arena,
-				   (p->nchain + 1) * sizeof(*p->steps));
-	kept = wg_arena_zalloc(&p->arena, (p->nchain + 1) * sizeof(*kept));
+				   (p->nchain + 2) * sizeof(*p->steps));
+	kept = wg_arena_zalloc(&p->arena, (p->nchain + 2) * sizeof(*kept));
+	if (p->nretarget)
+		retarget_first(ctx, p, kept, &n);
 	for (size_t i = 0; i < p->nchain; i++)
-		if (add_step(ctx, p, &p->chain[i]))
+		if ((!p->nretarget || strcmp(p->chain[i].name, "retarget"))
+		    && add_step(ctx, p, &p->chain[i]))
 			kept[n++] = p->chain[i];
 	p->chain = kept;
 	p->nchain = n;

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+extern const struct wg_plugin wg_tx_retarget;
 extern const struct wg_plugin wg_tx_fan_out;
 extern const struct wg_plugin wg_tx_node_selector;
 extern const struct wg_plugin wg_tx_tolerations;
@@ -14,9 +15,14 @@ extern const struct wg_plugin wg_tx_services;
 
 /*
  * The one list of plugins.  Order here is the default chain's order; a
- * profile's transforms: list may pick a subset and reorder it.
+ * profile's transforms: list may pick a subset and reorder it.  retarget
+ * comes first: it rewrites what every other plugin selects by (the
+ * generator too: it makes the RuntimeClasses of the builds used), and a
+ * profile that retargets runs it first whatever its list says
+ * (core/chain.c).
  */
 const struct wg_plugin *const wg_plugins[] = {
+	&wg_tx_retarget,
 	&wg_gen_runtime_class,
 	&wg_tx_fan_out,
 	&wg_tx_node_selector,

@@ -1,4 +1,5 @@
 #include "wingen/core/select.h"
+#include "wingen/core/retarget.h"
 
 #include <string.h>
 
@@ -639,14 +640,22 @@ static void annotated_build(struct wg_ctx *ctx, struct wg_arena *arena,
 	}
 	if (!b) {
 		struct wg_buf builds = WG_BUF_INIT;
+		/* the way out names the release, however it is spelled */
+		const char *hint = !wg_is_scalar(ann) ? ""
+			: wg_retarget_hint_word(arena, p, ann->u.str,
+						ann->len);
 
+		if (wg_is_scalar(ann) && !*hint)
+			hint = wg_retarget_hint_rc(arena, p, NULL, ann->u.str,
+						   ann->len);
 		list_builds(&builds, p);
 		wg_error(ctx, res, ann, field,
-			 "'%.*s' is not a build of the profile (builds: %s)%s",
+			 "'%.*s' is not a build of the profile (builds: %s)%s%s",
 			 wg_is_scalar(ann) ? (int)ann->len : 0,
 			 wg_is_scalar(ann) ? ann->u.str : "", builds.buf,
 			 build_hint(arena, p, wg_is_scalar(ann)
-				    ? wg_scalar_dup(arena, ann) : NULL));
+				    ? wg_scalar_dup(arena, ann) : NULL),
+			 hint);
 		wg_buf_release(&builds);
 		sel->failed = true;
 		sel->windows = false;
@@ -703,8 +712,10 @@ static void annotated_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 		b = wg_profile_find_build(p, item);
 		if (!b) {
 			wg_error(ctx, res, ann, field, "'%s' is not a build of "
-				 "the profile (builds: %s)%s", item, builds.buf,
-				 build_hint(arena, p, item));
+				 "the profile (builds: %s)%s%s", item, builds.buf,
+				 build_hint(arena, p, item),
+				 wg_retarget_hint_word(arena, p, item,
+						       strlen(item)));
 			bad = true;
 			continue;
 		}
@@ -929,9 +940,21 @@ static void single_build(struct wg_ctx *ctx, struct wg_resource *res,
 	sel->targets_why = NULL;
 }
 
+/* Whether the image families rewrite image for b (a patch tag, a digest
+ * or an unknown repository they do not): then retarget is a way out. */
+static bool rewritable(struct wg_arena *arena, const struct wg_node *image,
+		       const struct wg_build *b)
+{
+	const char *out, *why;
+
+	return b && wg_image_rewrite(arena, image->u.str, image->len,
+				     b->release, b->arch, &out, &why) > 0;
+}
+
 /* A Windows base image the chosen build's hosts cannot run fails at
  * container creation (windows.md 2.1): an error, with the way out. */
-static void check_images(struct wg_ctx *ctx, struct wg_resource *res,
+static void check_images(struct wg_ctx *ctx, struct wg_arena *arena,
+			 struct wg_resource *res,
 			 const struct wg_selection *sel)
 {
 	struct wg_image_ref ref;
@@ -956,9 +979,12 @@ static void check_images(struct wg_ctx *ctx, struct wg_resource *res,
 		wg_error(ctx, res, image, path.buf,
 			 "'%.*s' is built for %s, which %s hosts cannot run "
 			 "with process isolation (%s); pick a build with "
-			 "annotation %s", (int)image->len, image->u.str,
+			 "annotation %s%s", (int)image->len, image->u.str,
 			 ref.release->name, sel->build->release->name,
-			 sel->reason, WG_ANNOTATION_BUILD);
+			 sel->reason, WG_ANNOTATION_BUILD,
+			 rewritable(arena, image, ctx->profile->default_build)
+			 ? wg_retarget_hint(arena, ctx->profile, ref.release)
+			 : "");
 	wg_buf_release(&path);
 }
 
@@ -1058,7 +1084,7 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 				   sel->targets_why,
 				   build_label(arena, sel->build));
 		if (!fan_out)	/* fan-out checks each copy's images */
-			check_images(ctx, res, sel);
+			check_images(ctx, arena, res, sel);
 		if (embedded(p))
 			legacy_route(ctx, res, sel, bann ? bann : plural.node,
 				     bann ? single.field : plural.field);

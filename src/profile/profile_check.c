@@ -952,6 +952,7 @@ void wg_profile_check(struct wg_profile_loader *L,
 	check_templates(L, raw);
 	check_builds(L, raw->windows);
 	check_default(L, raw->windows);
+	wg_profile_check_retarget(L);
 	check_taint(L, raw->windows);
 	wg_profile_check_workloads(L, raw);
 	check_select(L, raw->windows);

@@ -167,6 +167,11 @@ void wg_profile_cyaml_free(struct raw_profile *raw);
 void wg_profile_check_workloads(struct wg_profile_loader *L,
 				const struct raw_profile *raw);
 
+/* Checks windows.retarget (read from the node tree: a mapping of
+ * releases to builds) and the command line's --retarget into L->p;
+ * runs after windows.builds and windows.default. (profile_retarget.c) */
+void wg_profile_check_retarget(struct wg_profile_loader *L);
+
 /* The meaning check: raw -> L->p, reporting every problem. (profile_check.c) */
 void wg_profile_check(struct wg_profile_loader *L,
 		      const struct raw_profile *raw);

@@ -106,6 +106,9 @@ static const cyaml_schema_field_t windows_fields[] = {
 				network_fields),
 	CYAML_FIELD_MAPPING_PTR("services", OPT, struct raw_windows, services,
 				services_fields),
+	/* a mapping of releases to builds: read from the node tree
+	 * (profile_retarget.c), its keys are not a schema's */
+	CYAML_FIELD_IGNORE("retarget", CYAML_FLAG_OPTIONAL),
 	CYAML_FIELD_END
 };
 

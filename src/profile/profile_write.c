@@ -137,6 +137,12 @@ static struct wg_node *windows(struct wg_arena *a, const struct wg_profile *p)
 			wg_seq_append(a, seq, m);
 		}
 	}
+	if (p->nretarget) {
+		m = wg_map_set(a, w, "retarget", wg_node_new_map(a));
+		for (size_t i = 0; i < p->nretarget; i++)
+			wg_map_set(a, m, p->retarget[i].from->name,
+				   str(a, build_name(p, p->retarget[i].to)));
+	}
 	return w;
 }
 

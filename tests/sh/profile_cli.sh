@@ -82,10 +82,12 @@ fi
 "$wingen" builds -o yaml >/dev/null 2>&1
 [ $? = 2 ] || no "builds -o yaml: usage error expected"
 "$wingen" help | grep -q "^  builds " || no "help lists builds"
-# help plugins: the registry, runtime-class first; every name it lists is
-# a name a profile's transforms: accepts.
+# help plugins: the registry, retarget first (it rewrites what the rest
+# select by), then the runtime-class generator; every name it lists is a
+# name a profile's transforms: accepts.
 "$wingen" help plugins >plugins || no "help plugins: exit $?"
-sed -n 2p plugins | grep -q "^  runtime-class  *(generator) " || no "help plugins: $(head -3 plugins)"
+sed -n 2p plugins | grep -q "^  retarget  " || no "help plugins: $(head -3 plugins)"
+sed -n 3p plugins | grep -q "^  runtime-class  *(generator) " || no "help plugins: $(head -3 plugins)"
 names=$(sed -n 's/^  \([a-z-]*\) .*/\1/p' plugins | paste -sd, -)
 printf 'apiVersion: wingen.dev/v1alpha1\nkind: Profile\ntransforms: [%s]\n' "$names" >chain.yaml
 "$wingen" build chain.yaml --print-profile >/dev/null 2>err || no "help plugins names: $(cat err)"

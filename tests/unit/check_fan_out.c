@@ -342,7 +342,10 @@ START_TEST(test_multi_without_generator)
 	tp_init(&tp);
 	tp_build(&tp, "ltsc2025", "amd64");
 	with_chain(&tp);
-	tp.p.steps++;	/* drop runtime-class, first in the registry */
+	/* drop runtime-class, after retarget in the registry */
+	ck_assert_str_eq(tp.p.steps[1].plugin->name, "runtime-class");
+	tp.p.steps[1] = tp.p.steps[0];
+	tp.p.steps++;
 	tp.p.nsteps--;
 	tr_run(&r, &tp, POD("p", "ltsc2022,ltsc2025", "app:1"),
 	       "fan-out node-selector tolerations runtime-class-name pod-os");

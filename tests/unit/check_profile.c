@@ -182,7 +182,10 @@ START_TEST(minimal_profile_gets_every_default)
 	ck_assert_uint_eq(p.nsteps, nplugins);
 	for (size_t i = 0; i < p.nsteps; i++)
 		ck_assert_ptr_eq(p.steps[i].plugin, wg_plugins[i]);
-	ck_assert_str_eq(p.steps[0].plugin->name, "runtime-class");
+	/* retarget first: it rewrites what the generator selects by */
+	ck_assert_str_eq(p.steps[0].plugin->name, "retarget");
+	ck_assert_str_eq(p.steps[1].plugin->name, "runtime-class");
+	ck_assert_uint_eq(p.nretarget, 0);
 	wg_profile_release(&p);
 }
 END_TEST
@@ -753,7 +756,8 @@ END_TEST
 START_TEST(resources_stay_in_the_profile_folder)
 {
 	struct wg_profile p;
-	struct wg_profile_opts none = { NULL, true, wg_chain_resolve };
+	struct wg_profile_opts none = { .load_restrictor_none = true,
+					 .resolve_chain = wg_chain_resolve };
 	char path[256], link[256];
 
 	mkdir_in("sub");
@@ -794,7 +798,7 @@ START_TEST(templates_folder)
 {
 	struct wg_profile p;
 	struct wg_input in;
-	struct wg_profile_opts cli = { NULL, false, wg_chain_resolve };
+	struct wg_profile_opts cli = { .resolve_chain = wg_chain_resolve };
 	char path[256], link[256];
 
 	mkdir_in("t");

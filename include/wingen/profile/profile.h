@@ -112,6 +112,11 @@ struct wg_profile {
 	size_t nchain;
 	bool chain_default;
 	const struct wg_node *root;	/* the profile's tree, for positions */
+	/* windows.retarget, then --retarget (added after the fields above):
+	 * the releases being retired, each with the build of the profile
+	 * its workloads move to (transforms/retarget.c does the edits). */
+	const struct wg_retarget *retarget;
+	size_t nretarget;
 	/* What each plugin with a settings hook read of the tree, by the
 	 * chain resolver (core/chain.h), in the chain or not; opaque here. */
 	struct wg_plugin_settings *settings;
@@ -123,6 +128,27 @@ struct wg_plugin_settings {
 	const char *plugin;
 	const void *value;
 };
+
+/*
+ * One retarget: workloads that target release from (its build number in
+ * nodeSelector or affinity, its RuntimeClass, its images, the wingen.dev/
+ * build annotations and labels) are rewritten for build to.  from is a
+ * release of the catalogue that is not one of the profile's builds (the
+ * embedded default drops its own build of from, since its builds are
+ * routes); to is one of them and is not itself retargeted.
+ */
+struct wg_retarget {
+	const struct wg_release *from;
+	const struct wg_build *to;
+	const char *why;	/* "windows.retarget.ltsc2019" or
+				   "--retarget ltsc2019=ltsc2022" */
+	const struct wg_node *at;	/* its value in the profile; NULL:
+					   the command line */
+};
+
+/* The retarget of release r, or NULL. */
+const struct wg_retarget *wg_profile_retarget_of(const struct wg_profile *p,
+						 const struct wg_release *r);
 
 struct wg_step;
 
@@ -148,6 +174,11 @@ struct wg_profile_opts {
 	 * NULL: the chain is not resolved (p->steps stays empty).
 	 */
 	void (*resolve_chain)(struct wg_ctx *ctx, struct wg_profile *p);
+	/* --retarget OLD=NEW, each as written (added after the fields
+	 * above): checked as windows.retarget entries are, and added after
+	 * them; one for a release the profile retargets too wins. */
+	const char *const *retarget;
+	size_t nretarget;
 };
 
 /*
