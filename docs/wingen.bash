@@ -42,6 +42,12 @@ _wingen()
 		COMPREPLY=($(compgen -d -- "$cur"))
 		compopt -o filenames 2>/dev/null
 		return ;;
+	--retarget)
+		# OLD=NEW: the releases of the catalogue, then a build.
+		COMPREPLY=($(compgen -W "ltsc2016= 1709= 1803= ltsc2019= 1903=
+			1909= 2004= 20H2= ltsc2022= 23H2= ltsc2025=" -- "$cur"))
+		compopt -o nospace 2>/dev/null
+		return ;;
 	-j | --jobs)
 		# A number: nothing to offer, and no file names.
 		COMPREPLY=()
@@ -56,18 +62,18 @@ _wingen()
 	case $cmd in
 	build) opts="-f --filename -o --output --output-file --explain
 		--strict --diff --check --print-profile --no-runtimeclasses
-		--only-runtimeclasses -j --jobs --nodes --templates
+		--only-runtimeclasses -j --jobs --nodes --retarget --templates
 		--load-restrictor --help" ;;
 	runtimeclasses) opts="-o --output --output-file --templates
 		--load-restrictor --help" ;;
 	check) opts="-f --filename -o --output --output-file --strict --nodes
-		--templates --load-restrictor --help" ;;
+		--retarget --templates --load-restrictor --help" ;;
 	fmt) opts="-f --filename -o --output --output-file -j --jobs
 		--help" ;;
 	migrate) opts="--in-place --diff --values-out -f --values --set
 		--set-string --helm --helm-arg --reformat-fallback
-		--runtimeclass-file --strict --templates --load-restrictor
-		--help" ;;
+		--runtimeclass-file --strict --retarget --templates
+		--load-restrictor --help" ;;
 	init) opts="-f --filename -o --output --output-file --help" ;;
 	builds) opts="-o --output --output-file --images --help" ;;
 	fn | version) opts="--help" ;;

@@ -400,8 +400,9 @@ int wg_output_replace_all(struct wg_ctx *ctx,
 
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		targets[i] = final_path(files[i].path);
-		rc = write_temp(ctx, targets[i], files[i].data, files[i].len,
-				&tmps[i]);
+		if (!files[i].remove)
+			rc = write_temp(ctx, targets[i], files[i].data,
+					files[i].len, &tmps[i]);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (tmps[i] && rc == 0) {
@@ -411,8 +412,17 @@ int wg_output_replace_all(struct wg_ctx *ctx,
 			untrack(tmps[i]);
 			free(tmps[i]);
 		}
-		free(targets[i]);
 	}
+	/* removals last: a failed write above leaves every file as it was */
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (files[i].remove && unlink(targets[i]) != 0) {
+			wg_report_at(ctx, WG_SEV_ERROR, files[i].path, 0, 0,
+				     "cannot remove: %s", strerror(errno));
+			rc = -1;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(targets[i]);
 	free(tmps);
 	free(targets);
 	return rc ? -1 : 0;

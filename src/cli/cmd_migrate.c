@@ -394,7 +394,11 @@ static int write_diff(struct run *r)
 		wg_udiff(&out, wg_cli_diff_name(r->rc_target), r->rc_old,
 			 r->rc_old_len, r->rc_text.buf, r->rc_text.len, 3);
 	for (size_t i = 0; i < r->nmf; i++)
-		if (r->mf[i].changed)
+		if (r->mf[i].emptied)	/* the file goes: git's deletion */
+			wg_udiff(&out, wg_cli_diff_name(r->files.items[i]),
+				 r->mf[i].in.data, r->mf[i].in.len, NULL, 0,
+				 3);
+		else if (r->mf[i].changed)
 			wg_udiff_in(&out, wg_cli_diff_name(r->files.items[i]),
 				    r->mf[i].in.data, r->mf[i].in.len,
 				    r->mf[i].out.buf, r->mf[i].out.len,
@@ -422,6 +426,7 @@ static int write_files(struct run *r)
 		up[n].path = r->files.items[i];
 		up[n].data = r->mf[i].out.buf;
 		up[n].len = r->mf[i].out.len;
+		up[n].remove = r->mf[i].emptied;
 		n++;
 	}
 	if (n && wg_output_replace_all(&r->ctx, up, n)) {
@@ -471,6 +476,7 @@ static bool skipped_workload(const struct run *r)
 static void summary(struct run *r)
 {
 	size_t changed = 0, objects = 0, reformatted = 0, migrated = 0;
+	size_t removed = 0;
 	const char *verb = r->o->diff ? "would change" : "changed";
 
 	for (size_t i = 0; i < r->nmf; i++) {
@@ -480,6 +486,7 @@ static void summary(struct run *r)
 		changed += r->mf[i].changed;
 		objects += r->mf[i].objects_changed;
 		reformatted += r->mf[i].reformatted;
+		removed += r->mf[i].emptied;
 	}
 	if (all_skipped(r)) {
 		skipped_lines(r);	/* the warning said nothing migrated */
@@ -488,6 +495,10 @@ static void summary(struct run *r)
 	fprintf(stderr, "migrate: %s %zu of %zu file%s (%zu object%s)",
 		verb, changed, migrated, migrated == 1 ? "" : "s", objects,
 		objects == 1 ? "" : "s");
+	if (removed)	/* every object of them dropped (retarget) */
+		fprintf(stderr, "; %s %zu, nothing left in %s",
+			r->o->diff ? "would remove" : "removed", removed,
+			removed == 1 ? "it" : "them");
 	if (r->nskips)
 		fprintf(stderr, "; %zu skipped", r->nskips);
 	fputc('\n', stderr);

@@ -13,7 +13,8 @@ const struct wg_command wg_commands[] = {
 		"build [PROFILE] [-f PATH]... [-o yaml|json] [--output-file "
 		"FILE] [--explain] [--strict] [--diff] [--check] "
 		"[--print-profile] [--no-runtimeclasses | "
-		"--only-runtimeclasses] [-j N] [--nodes NODES]",
+		"--only-runtimeclasses] [-j N] [--nodes NODES] "
+		"[--retarget OLD=NEW]...",
 		"Render manifests for a mixed Linux/Windows cluster.",
 		"Reads manifests from the profile's resources: and every -f PATH\n"
 		"(a file, a folder of *.yaml, *.yml and *.json files, or - for\n"
@@ -51,6 +52,12 @@ const struct wg_command wg_commands[] = {
 		"                           build, RuntimeClass and workload must\n"
 		"                           fit some node, else an error and\n"
 		"                           nothing written (repeatable)\n"
+		"      --retarget OLD=NEW   retire release OLD: its workloads move\n"
+		"                           to NEW, a build of the profile (build\n"
+		"                           values, RuntimeClass names, images,\n"
+		"                           wingen.dev/ annotations); RuntimeClasses\n"
+		"                           of OLD nothing names are dropped; as\n"
+		"                           windows.retarget (repeatable)\n"
 		"      --templates DIR      templates overriding the embedded ones\n"
 		"      --load-restrictor R  rootonly (default): the profile's files\n"
 		"                           must lie in its folder; none: anywhere\n"
@@ -76,7 +83,7 @@ const struct wg_command wg_commands[] = {
 	{
 		"check", wg_cmd_check,
 		"check [PROFILE] [-f PATH]... [-o text|json] [--output-file "
-		"FILE] [--strict] [--nodes NODES]",
+		"FILE] [--strict] [--nodes NODES] [--retarget OLD=NEW]...",
 		"Run the chain as build does and report, writing no manifests.",
 		"Reads the same inputs as build and runs the same chain, then\n"
 		"prints every diagnostic (errors, warnings, notes) on stdout, one\n"
@@ -98,6 +105,8 @@ const struct wg_command wg_commands[] = {
 		"      --nodes NODES        the cluster's nodes (kubectl get nodes\n"
 		"                           -o json: a file, a folder, or - when\n"
 		"                           the manifests are not on stdin)\n"
+		"      --retarget OLD=NEW   move the workloads of release OLD to\n"
+		"                           build NEW, as for build (repeatable)\n"
 		"      --templates DIR      templates overriding the embedded ones\n"
 		"      --load-restrictor R  rootonly (default) or none, as for build\n"
 		"  -h, --help               show this help\n",
@@ -202,7 +211,7 @@ const struct wg_command wg_commands[] = {
 		"migrate [PROFILE] PATH... (--in-place | --diff | --values-out "
 		"FILE) [--reformat-fallback] [--runtimeclass-file FILE] "
 		"[-f VALUES]... [--set K=V]... [--set-string K=V]... "
-		"[--helm PATH] [--helm-arg ARG]...",
+		"[--helm PATH] [--helm-arg ARG]... [--retarget OLD=NEW]...",
 		"Rewrite manifest files in place, keeping comments and layout.",
 		"Runs the same chain as build over the *.yaml and *.yml files of\n"
 		"every PATH (files or folders, recursively), then writes each change\n"
@@ -262,6 +271,11 @@ const struct wg_command wg_commands[] = {
 		"      --runtimeclass-file FILE\n"
 		"                           where generated RuntimeClasses go\n"
 		"      --strict             treat warnings and skipped files as errors\n"
+		"      --retarget OLD=NEW   move the workloads of release OLD to\n"
+		"                           build NEW, as for build; a document\n"
+		"                           whose RuntimeClass of OLD nothing names\n"
+		"                           any more is deleted, and a file left\n"
+		"                           with nothing is removed (repeatable)\n"
 		"      --templates DIR      templates overriding the embedded ones\n"
 		"      --load-restrictor R  rootonly (default) or none, as for build\n"
 		"  -h, --help               show this help\n",

@@ -349,6 +349,8 @@ struct docstate {
 	struct wg_node where;	/* position for the message */
 	const char *field;
 	size_t changed;		/* objects the chain changed */
+	bool deleted;		/* its one object was dropped: the document
+				   goes, from its "---" to the next */
 };
 
 struct finisher {
@@ -485,10 +487,16 @@ static void plan_doc(struct finisher *fin, struct docstate *ds,
 		struct wg_migrate_refusal why;
 		struct wg_pos_node *pos;
 
+		if ((res->flags & WG_RES_DELETED) && pl->item < 0
+		    && ds->nres == 1 && !ds->nextra) {
+			ds->deleted = true;	/* the whole document */
+			continue;
+		}
 		if (res->flags & WG_RES_DELETED) {
-			set_problem(ds, res, "the chain removed this object, "
-				    "and documents are not deleted as text",
-				    wg_node_line(pl->before), wg_node_col(pl->before), NULL);
+			set_problem(ds, res, "the chain removed this item of a "
+				    "List, and List items are not deleted as "
+				    "text", wg_node_line(pl->before),
+				    wg_node_col(pl->before), NULL);
 			continue;
 		}
 		if (!wg_tree_diff(&fin->arena, pl->before, res->root,
@@ -686,6 +694,27 @@ static void add_region(struct wg_migrate_file *f, size_t start, size_t end,
 	r->new_end = f->out.len;
 }
 
+/* Whether text holds no object any more: only blank lines, comments and
+ * document markers (what deleted documents leave). */
+static bool nothing_left(const struct wg_buf *text)
+{
+	const char *c = text->buf, *end = text->buf + text->len;
+
+	while (c < end) {
+		const char *eol = memchr(c, '\n', (size_t)(end - c));
+		const char *e = eol ? eol : end;
+
+		while (c < e && (*c == ' ' || *c == '\t' || *c == '\r'))
+			c++;
+		if (c < e && *c != '#'
+		    && !(e - c >= 3 && (memcmp(c, "---", 3) == 0
+					|| memcmp(c, "...", 3) == 0)))
+			return false;
+		c = eol ? eol + 1 : end;
+	}
+	return true;
+}
+
 int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		      const struct wg_resources *list,
 		      const struct wg_migrate_opts *opts)
@@ -702,6 +731,8 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 	wg_arena_init(&fin.arena);
 	wg_buf_reset(&f->out);
 	f->nregions = 0;
+	f->documents_deleted = 0;
+	f->emptied = false;
 	fin.ix = &f->ix;
 	if ((!f->scanned || f->ix.ndocs != f->ndocs) && index_whole(&fin)) {
 		wg_pos_index_release(&fin.own);
@@ -721,6 +752,14 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		bool done = false;
 
 		plan_doc(&fin, ds, &edits);
+		if (ds->deleted) {
+			/* its comments go with it: they are about it */
+			f->objects_changed++;
+			f->documents_deleted++;
+			add_region(f, start, end, mark);
+			wg_edits_release(&edits);
+			continue;
+		}
 		if (!ds->problem && ds->nextra)
 			add_documents(&fin, ds, end, &edits);
 		f->objects_changed += ds->changed + ds->nextra;
@@ -777,9 +816,11 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		if (f->nregions)	/* the last document changed: it grew */
 			f->regions[f->nregions - 1].new_end = f->out.len;
 	}
-	f->out.buf[f->out.len] = '\0';
+	wg_buf_addch(&f->out, '\0');	/* the buffer exists, even empty */
+	f->out.len--;
 	f->changed = f->out.len != f->in.len
 		     || memcmp(f->out.buf, f->in.data, f->in.len) != 0;
+	f->emptied = f->documents_deleted && nothing_left(&f->out);
 	for (size_t d = 0; d < f->ndocs; d++) {
 		free(fin.docs[d].res);
 		free(fin.docs[d].extra);

@@ -57,12 +57,15 @@ int wg_write_all(int fd, const void *data, size_t len);
 /*
  * Atomically replaces several files: every temp file is written first and
  * the renames happen only when all writes succeeded.  Used by migrate.
+ * Files marked remove are deleted after every rename succeeded (migrate:
+ * a file whose every object was dropped).
  * Returns 0 or -1 (reported; no file changed unless a rename itself fails).
  */
 struct wg_file_update {
 	const char *path;
 	const void *data;
 	size_t len;
+	bool remove;	/* delete path instead of writing it */
 };
 int wg_output_replace_all(struct wg_ctx *ctx,
 			  const struct wg_file_update *files, size_t n);

@@ -380,6 +380,12 @@ struct wg_migrate_file {
 	 * edits, one at a time, instead of parsing the file again */
 	struct wg_pos_index ix;
 	bool scanned;
+	/* documents whose one object the chain dropped (retarget's
+	 * RuntimeClasses of a retired build): deleted as text, from their
+	 * "---" to the next, comments inside them included; emptied when
+	 * nothing but comments and markers is left (the file is to go) */
+	size_t documents_deleted;
+	bool emptied;
 };
 
 struct wg_migrate_opts {
