@@ -35,6 +35,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "wingen/base/names.h"
 #include "images.h"
 #include "tx.h"
 #include "wingen/core/retarget.h"
@@ -317,24 +318,16 @@ static const char *builds_list(struct rt *t, const struct wg_node *v,
 	const char *sep = strstr(text, ", ") ? ", " : ",";
 	const struct wg_build *seen[16];
 	struct wg_buf out = WG_BUF_INIT;
-	size_t nseen = 0;
+	size_t nseen = 0, len;
 	const char *res;
 
 	*hit = NULL;
-	for (char *item = text, *next; item; item = next) {
+	for (char *rest = text, *item; (item = wg_list_next(&rest, &len));) {
 		const struct wg_retarget *r;
 		const struct wg_build *b;
 		const char *word;
-		size_t len;
 		bool dup = false;
 
-		next = strchr(item, ',');
-		if (next)
-			*next++ = '\0';
-		item += strspn(item, " ");
-		len = strlen(item);
-		while (len && item[len - 1] == ' ')
-			item[--len] = '\0';
 		r = retired_word(t->p, item, len);
 		if (!r)
 			r = wg_profile_retarget_of(t->p, wg_retarget_rc_release(

@@ -1,6 +1,8 @@
 /* Bounded lists for messages (names.h). */
 #include "wingen/base/names.h"
 
+#include <string.h>
+
 bool wg_names_next(struct wg_names *l)
 {
 	if (l->total++ >= WG_NAMES_SHOWN)
@@ -26,4 +28,23 @@ const char *wg_names_end(struct wg_names *l, struct wg_arena *arena)
 	wg_buf_release(&l->text);
 	l->total = 0;
 	return out;
+}
+
+char *wg_list_next(char **cursor, size_t *len)
+{
+	char *item = *cursor, *next;
+	size_t n;
+
+	if (!item)
+		return NULL;
+	next = strchr(item, ',');
+	if (next)
+		*next++ = '\0';
+	*cursor = next;
+	item += strspn(item, " ");
+	n = strlen(item);
+	while (n && item[n - 1] == ' ')
+		item[--n] = '\0';
+	*len = n;
+	return item;
 }

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "wingen/base/names.h"
 #include "wingen/base/suggest.h"
 #include "wingen/k8s/catalog.h"
 #include "wingen/core/chain.h"
@@ -680,7 +681,7 @@ static void annotated_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 	char *text = wg_is_scalar(ann) ? wg_scalar_dup(arena, ann) : NULL;
 	const struct wg_build **t;
 	struct wg_buf builds = WG_BUF_INIT;
-	size_t n = 0, cap = 1;
+	size_t n = 0, cap = 1, len;
 	bool bad = false;
 
 	if (!text) {
@@ -692,17 +693,9 @@ static void annotated_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 		cap += *c == ',';
 	t = wg_arena_zalloc(arena, cap * sizeof(*t));
 	list_builds(&builds, p);
-	for (char *item = text, *next; item; item = next) {
+	for (char *rest = text, *item; (item = wg_list_next(&rest, &len));) {
 		const struct wg_build *b;
-		size_t len;
 
-		next = strchr(item, ',');
-		if (next)
-			*next++ = '\0';
-		item += strspn(item, " ");
-		len = strlen(item);
-		while (len && item[len - 1] == ' ')
-			item[--len] = '\0';
 		if (!len) {
 			wg_error(ctx, res, ann, field, "'%.*s' has an empty "
 				 "entry", (int)ann->len, ann->u.str);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "wingen/base/names.h"
 #include "wingen/yaml/reader.h"
 
 static char *print_all(const struct wg_log *log, enum wg_severity worst)
@@ -121,6 +122,29 @@ START_TEST(changes_render_values_as_flow)
 }
 END_TEST
 
+START_TEST(list_items_cut_and_trimmed)
+{
+	char text[] = " ltsc2019 ,ltsc2022,, 1809 ";
+	const char *want[] = { "ltsc2019", "ltsc2022", "", "1809" };
+	char *rest = text, *item;
+	size_t len = 99, n = 0;
+
+	while ((item = wg_list_next(&rest, &len))) {
+		ck_assert_uint_lt(n, 4);
+		ck_assert_str_eq(item, want[n]);
+		ck_assert_uint_eq(len, strlen(want[n]));
+		n++;
+	}
+	ck_assert_uint_eq(n, 4);
+	ck_assert_ptr_null(wg_list_next(&rest, &len));
+	rest = text;
+	text[0] = '\0';
+	ck_assert_str_eq(wg_list_next(&rest, &len), "");
+	ck_assert_uint_eq(len, 0);
+	ck_assert_ptr_null(rest);
+}
+END_TEST
+
 static Suite *diag_suite(void)
 {
 	Suite *s = suite_create("diag");
@@ -130,6 +154,7 @@ static Suite *diag_suite(void)
 	tcase_add_test(tc, strict_turns_warnings_into_failure);
 	tcase_add_test(tc, messages_outlive_their_inputs);
 	tcase_add_test(tc, changes_render_values_as_flow);
+	tcase_add_test(tc, list_items_cut_and_trimmed);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -41,4 +41,15 @@ void wg_names_skip(struct wg_names *l, size_t n);
  * arena; releases l's buffer.  "" when no item was counted. */
 const char *wg_names_end(struct wg_names *l, struct wg_arena *arena);
 
+/*
+ * The other way round: one item of a comma-separated list the user wrote
+ * ("ltsc2019, ltsc2022"), read in place.  *cursor points into writable
+ * text; the item is cut at its comma, blanks trimmed on both sides, and
+ * *cursor moves past it (NULL after the last item).  Returns the item, ""
+ * for an empty one, its length in *len; NULL once *cursor is NULL.
+ *
+ *	for (char *rest = text, *item; (item = wg_list_next(&rest, &len));)
+ */
+char *wg_list_next(char **cursor, size_t *len);
+
 #endif
