@@ -275,6 +275,20 @@ static bool spec_targets_windows(const struct wg_profile *p,
 			return true;
 		}
 	}
+	/* Only Windows nodes carry node.kubernetes.io/windows-build (the
+	 * kubelet sets it from the host's version on Windows alone: kubelet's
+	 * nodestatus setters, well-known labels), so a pod that requires it
+	 * is a Windows pod whatever its images say. */
+	if (wg_is_scalar(wg_map_get(ns, WG_LABEL_WINDOWS_BUILD))) {
+		wg_podspec_path(field, ps, "nodeSelector",
+				WG_LABEL_WINDOWS_BUILD, (const char *)NULL);
+		return true;
+	}
+	if (wg_affinity_requires(spec, WG_LABEL_WINDOWS_BUILD, NULL)) {
+		wg_podspec_path(field, ps, "affinity", "nodeAffinity",
+				(const char *)NULL);
+		return true;
+	}
 	if (spec_is_host_process(ps, field)) {
 		*hp = true;
 		return true;

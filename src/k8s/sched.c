@@ -164,11 +164,17 @@ static bool term_requires(const struct wg_node *exprs, const char *key,
 	for (size_t i = 0; wg_is_seq(exprs) && i < exprs->len; i++) {
 		const struct wg_node *e = wg_seq_item(exprs, i);
 		const struct wg_node *values = wg_map_get(e, "values");
+		const struct wg_node *op = wg_map_get(e, "operator");
 		bool all = wg_is_seq(values) && values->len > 0;
 
-		if (!wg_scalar_is(wg_map_get(e, "key"), key)
-		    || !wg_scalar_is(wg_map_get(e, "operator"), "In"))
+		if (!wg_scalar_is(wg_map_get(e, "key"), key))
 			continue;
+		if (!value && wg_scalar_is(op, "Exists"))
+			return true;
+		if (!wg_scalar_is(op, "In"))
+			continue;
+		if (!value && all)
+			return true;
 		for (size_t j = 0; all && j < values->len; j++)
 			all = wg_scalar_is(wg_seq_item(values, j), value);
 		if (all)

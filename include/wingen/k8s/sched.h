@@ -61,7 +61,9 @@ bool wg_affinity_mentions(const struct wg_node *spec, const char *key,
 
 /*
  * Whether the required affinity has at least one term and every term has
- * an expression "key In [value...]" whose values are all value.
+ * an expression "key In [value...]" whose values are all value.  With
+ * value NULL, any "key In [...]" (values not empty) or "key Exists" will
+ * do: the pod needs a node that has the label at all.
  */
 bool wg_affinity_requires(const struct wg_node *spec, const char *key,
 			  const char *value);
