@@ -234,7 +234,11 @@ START_TEST(test_affinity_requires_mentions)
 		AFF(EXPR("kubernetes.io/os", "In", "[windows]")
 		    EXPR("kubernetes.io/arch", "In", "[amd64]"))
 		"---\n"
-		AFF(EXPR("kubernetes.io/os", "In", "[windows, linux]")),
+		AFF(EXPR("kubernetes.io/os", "In", "[windows, linux]"))
+		"---\n"
+		AFF(EXPR("node.kubernetes.io/windows-build", "Exists", "[]"))
+		"---\n"
+		AFF(EXPR("node.kubernetes.io/windows-build", "In", "[]")),
 		&list), 0);
 	a = list.items[0]->root;
 	b = list.items[1]->root;
@@ -243,6 +247,13 @@ START_TEST(test_affinity_requires_mentions)
 	ck_assert(!wg_affinity_requires(b, "kubernetes.io/os", "windows"));
 	ck_assert(!wg_affinity_requires(c, "kubernetes.io/os", "windows"));
 	ck_assert(!wg_affinity_requires(a, "kubernetes.io/os", "linux"));
+	/* value NULL: the label at all (In with values, or Exists) */
+	ck_assert(wg_affinity_requires(c, "kubernetes.io/os", NULL));
+	ck_assert(!wg_affinity_requires(b, "kubernetes.io/arch", NULL));
+	ck_assert(wg_affinity_requires(list.items[3]->root,
+				       "node.kubernetes.io/windows-build", NULL));
+	ck_assert(!wg_affinity_requires(list.items[4]->root,
+					"node.kubernetes.io/windows-build", NULL));
 	ck_assert(wg_affinity_mentions(b, "kubernetes.io/arch", &where));
 	ck_assert(wg_scalar_is(wg_map_get(where, "key"),
 			       "kubernetes.io/arch"));
