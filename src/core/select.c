@@ -969,7 +969,12 @@ static void check_images(struct wg_ctx *ctx, struct wg_arena *arena,
 	const struct wg_node *image = image_misfit(sel, sel->build, &ref,
 						   &path);
 
-	if (!image) {
+	/* A release the profile retires: retarget, which runs first, has
+	 * already said this image has no known rewrite (with the rule that
+	 * would do it); a second error here would only send the user to the
+	 * wrong fix. */
+	if (!image || (ref.release && (res->flags & WG_RES_ERROR)
+		       && wg_profile_retarget_of(ctx->profile, ref.release))) {
 		wg_buf_release(&path);
 		return;
 	}
