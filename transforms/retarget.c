@@ -277,6 +277,48 @@ static void affinity(struct rt *t, const struct wg_podspec *ps)
 	}
 }
 
+/* A nodeSelector value of another key that names the retired release
+ * (AKS's kubernetes.azure.com/os-sku: Windows2019, a team's own pool
+ * label): wingen cannot know what the new build's nodes carry there, and
+ * keeping it would leave the moved pods with no node once the old pool is
+ * gone, so it is said out loud. */
+static void other_release_labels(struct rt *t, const struct wg_podspec *ps,
+				 const struct wg_node *ns)
+{
+	for (size_t i = 0; wg_is_map(ns) && i < ns->len; i++) {
+		const struct wg_node *k = ns->u.items[2 * i];
+		const struct wg_node *v = ns->u.items[2 * i + 1];
+		const struct wg_retarget *hit = NULL;
+		const char *text;
+
+		if (!wg_is_scalar(k) || !wg_is_scalar(v)
+		    || wg_scalar_is(k, WG_LABEL_WINDOWS_BUILD))
+			continue;
+		text = wg_scalar_dup(t->arena, v);	/* scalars are not NUL-ended */
+		for (size_t j = 0; !hit && j < t->p->nretarget; j++) {
+			const struct wg_release *rel = t->p->retarget[j].from;
+
+			if (strstr(text, rel->name))
+				hit = &t->p->retarget[j];
+			for (size_t a = 0; !hit && a < 3 && rel->aliases[a];
+			     a++)
+				if (strlen(rel->aliases[a]) == 4
+				    && strstr(text, rel->aliases[a]))
+					hit = &t->p->retarget[j];
+		}
+		if (hit)
+			wg_warning(t->ctx, t->res, v, wg_podspec_path(&t->path,
+				   ps, "nodeSelector", wg_scalar_dup(t->arena, k),
+				   (const char *)NULL), "'%s' looks like "
+				   "it names %s, which %s retires: retarget "
+				   "does not know what %s nodes carry under "
+				   "this key; change it, or the moved pods "
+				   "find no node once the %s nodes are gone",
+				   text, hit->from->name, hit->why, hit->to->release->name,
+				   hit->from->name);
+	}
+}
+
 static void pod(struct rt *t, const struct wg_podspec *ps)
 {
 	struct wg_node *ns = wg_map_get(ps->spec, "nodeSelector");
@@ -292,6 +334,7 @@ static void pod(struct rt *t, const struct wg_podspec *ps)
 				    WG_LABEL_WINDOWS_BUILD, (const char *)NULL),
 		    reason(t, r, NULL));
 	affinity(t, ps);
+	other_release_labels(t, ps, ns);
 	if (wg_is_scalar(rc) && (r = retired_rc(t, rc->u.str, rc->len)))
 		set(t, ps->spec, "runtimeClassName", r->to->runtime_class,
 		    wg_podspec_path(&t->path, ps, "runtimeClassName",
