@@ -30,9 +30,16 @@ static bool same_tag(const struct wg_node *a, const struct wg_node *b)
 
 static bool scalar_same(const struct wg_node *a, const struct wg_node *b)
 {
-	return a->len == b->len && memcmp(a->u.str, b->u.str, a->len) == 0
-	       && same_tag(a, b)
-	       && (wg_node_tag(a) || scalar_type(a) == scalar_type(b));
+	if (a->len != b->len || memcmp(a->u.str, b->u.str, a->len) != 0
+	    || !same_tag(a, b))
+		return false;
+	/* The same text, both plain or both not, resolves alike: only a
+	 * plain scalar against a quoted one needs resolving (most of the
+	 * read-back check's time went there). */
+	if (wg_node_tag(a)
+	    || (a->style == WG_STYLE_PLAIN) == (b->style == WG_STYLE_PLAIN))
+		return true;
+	return scalar_type(a) == scalar_type(b);
 }
 
 bool wg_tree_same(const struct wg_node *a, const struct wg_node *b)
