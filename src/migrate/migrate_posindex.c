@@ -71,21 +71,45 @@ static size_t break_len(const char *p, const char *end)
 	return 0;
 }
 
+/* Records that the line starting at lines[nlines - 1] ended (wide: it
+ * held a multi-byte character). */
+static void end_line(struct wg_pos_index *ix, size_t *cap, bool wide)
+{
+	WG_GROW(ix->wide, *cap, ix->nlines);
+	ix->wide[ix->nlines - 1] = wide;
+}
+
 static void index_lines(struct wg_pos_index *ix)
 {
 	const char *d = ix->data, *end = ix->data + ix->len;
-	size_t cap = 0, i = 0;
-	bool first_break = true;
+	size_t cap = 1, wide_cap, i = 0;
+	bool first_break = true, wide = false;
 
+	/* Sized by the LFs first (memchr is fast): a large file's array then
+	 * is not copied as it grows; CR, NEL, LS and PS grow it further. */
+	for (const char *p = d; p < end && (p = memchr(p, '\n',
+						      (size_t)(end - p)));
+	     p++)
+		cap++;
+	wide_cap = cap;
+	ix->lines = wg_xcalloc(cap, sizeof(*ix->lines));
+	ix->wide = wg_xcalloc(wide_cap, sizeof(*ix->wide));
 	if (ix->len >= 3 && memcmp(d, "\xef\xbb\xbf", 3) == 0)
 		i = 3;	/* libyaml's marks do not count the BOM */
 	WG_GROW(ix->lines, cap, 1);
 	ix->lines[ix->nlines++] = i;
 	ix->eol = "\n";
 	while (i < ix->len) {
-		size_t b = break_len(d + i, end);
+		unsigned char c = (unsigned char)d[i];
+		size_t b;
 
+		if (c >= 0x20 && c < 0x80) {	/* most bytes: no break */
+			i++;
+			continue;
+		}
+		b = break_len(d + i, end);
 		if (!b) {
+			wide = wide || c >= 0x80;
 			i++;
 			continue;
 		}
@@ -93,9 +117,12 @@ static void index_lines(struct wg_pos_index *ix)
 			ix->eol = "\r\n";
 		first_break = false;
 		i += b;
+		end_line(ix, &wide_cap, wide);
+		wide = false;
 		WG_GROW(ix->lines, cap, ix->nlines + 1);
 		ix->lines[ix->nlines++] = i;
 	}
+	end_line(ix, &wide_cap, wide);
 	/* A text ending in a break has an empty last "line" after it. */
 	ix->final_newline = ix->len > 0 && ix->nlines > 1
 			    && ix->lines[ix->nlines - 1] == ix->len;
@@ -108,6 +135,10 @@ size_t wg_pos_offset(const struct wg_pos_index *ix, size_t line, size_t col)
 	if (line >= ix->nlines)
 		return ix->len;
 	off = ix->lines[line];
+	if (!ix->wide[line]) {	/* one byte a character: no walk */
+		off += col;
+		return off < ix->len ? off : ix->len;
+	}
 	while (col-- > 0 && off < ix->len) {
 		unsigned char c = (unsigned char)ix->data[off];
 
@@ -158,16 +189,69 @@ static size_t mark_offset(const struct builder *b, const yaml_mark_t *m)
 	return wg_pos_offset(b->ix, b->line0 + m->line, m->column);
 }
 
+/*
+ * What the builder takes of an event: from libyaml's (pev_of()), or made
+ * again from a scan's record and the reader's tree (replay below).
+ */
+struct pev {
+	yaml_event_type_t type;
+	uint32_t line, col;	/* start mark: the text's line, column */
+	size_t start, end;	/* byte offsets of the start and end marks */
+	size_t end_line;	/* the end mark's line (a hint) */
+	int style;		/* libyaml's scalar or collection style */
+	bool anchor, tag, implicit;
+	const char *value;	/* scalar */
+	size_t length;
+};
+
+static void pev_of(const struct builder *b, const yaml_event_t *e,
+		   struct pev *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->type = e->type;
+	v->line = (uint32_t)(b->line0 + e->start_mark.line);
+	v->col = (uint32_t)e->start_mark.column;
+	v->start = mark_offset(b, &e->start_mark);
+	v->end = mark_offset(b, &e->end_mark);
+	v->end_line = b->line0 + e->end_mark.line;
+	switch (e->type) {
+	case YAML_DOCUMENT_START_EVENT:
+		v->implicit = e->data.document_start.implicit;
+		break;
+	case YAML_SCALAR_EVENT:
+		v->style = e->data.scalar.style;
+		v->anchor = e->data.scalar.anchor != NULL;
+		v->tag = e->data.scalar.tag != NULL;
+		v->value = (const char *)e->data.scalar.value;
+		v->length = e->data.scalar.length;
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		v->style = e->data.sequence_start.style
+			   == YAML_FLOW_SEQUENCE_STYLE;
+		v->anchor = e->data.sequence_start.anchor != NULL;
+		v->tag = e->data.sequence_start.tag != NULL;
+		break;
+	case YAML_MAPPING_START_EVENT:
+		v->style = e->data.mapping_start.style
+			   == YAML_FLOW_MAPPING_STYLE;
+		v->anchor = e->data.mapping_start.anchor != NULL;
+		v->tag = e->data.mapping_start.tag != NULL;
+		break;
+	default:
+		break;
+	}
+}
+
 static struct wg_pos_node *new_node(struct builder *b, int kind,
-				    const yaml_event_t *e)
+				    const struct pev *e)
 {
 	struct wg_pos_node *n = wg_arena_zalloc(&b->ix->arena, sizeof(*n));
 
 	n->kind = (uint8_t)kind;
-	n->line = (uint32_t)(b->line0 + e->start_mark.line);
-	n->col = (uint32_t)e->start_mark.column;
-	n->start = mark_offset(b, &e->start_mark);
-	n->end = mark_offset(b, &e->end_mark);
+	n->line = e->line;
+	n->col = e->col;
+	n->start = e->start;
+	n->end = e->end;
 	return n;
 }
 
@@ -225,7 +309,7 @@ static void set_end_line(const struct wg_pos_index *ix, struct wg_pos_node *n,
 		n->end_line = (uint32_t)wg_pos_line_of(ix, last);
 }
 
-static void finish_collection(struct builder *b, const yaml_event_t *e)
+static void finish_collection(struct builder *b, const struct pev *e)
 {
 	struct frame *f;
 	struct wg_pos_node *n;
@@ -249,7 +333,7 @@ static void finish_collection(struct builder *b, const yaml_event_t *e)
 	for (size_t i = 0; i < count; i++)
 		n->items[i]->parent = n;
 	if (n->flags & WG_POS_FLOW)
-		n->end = mark_offset(b, &e->end_mark);
+		n->end = e->end;
 	else if (count)
 		n->end = n->items[count - 1]->end;
 	if (n->kind == WG_NODE_SEQ && !(n->flags & WG_POS_FLOW) && count) {
@@ -268,55 +352,41 @@ static void finish_collection(struct builder *b, const yaml_event_t *e)
 			n->flags |= WG_POS_MERGE;
 	}
 	set_end_line(b->ix, n, n->flags & WG_POS_FLOW || !count
-			       ? b->line0 + e->end_mark.line
-			       : n->items[count - 1]->end_line);
+			       ? e->end_line : n->items[count - 1]->end_line);
 	push(b, n);
 }
 
-static void on_scalar(struct builder *b, const yaml_event_t *e)
+static void on_scalar(struct builder *b, const struct pev *e)
 {
 	struct wg_pos_node *n = new_node(b, WG_NODE_SCALAR, e);
 	struct wg_pos_index *ix = b->ix;
 
-	n->style = (uint8_t)(e->data.scalar.style > 0
-			     ? e->data.scalar.style - 1 : 0);
-	if (e->data.scalar.anchor)
+	n->style = (uint8_t)(e->style > 0 ? e->style - 1 : 0);
+	if (e->anchor)
 		n->flags |= WG_POS_ANCHOR;
-	if (e->data.scalar.tag)
+	if (e->tag)
 		n->flags |= WG_POS_TAG;
 	/* the scan votes on layout only: no text (and no "<<" flag) */
 	if (b->mode != SCAN) {
-		n->text = wg_arena_strndup(&ix->arena,
-					   (const char *)e->data.scalar.value,
-					   e->data.scalar.length);
-		n->text_len = e->data.scalar.length;
+		n->text = wg_arena_strndup(&ix->arena, e->value, e->length);
+		n->text_len = e->length;
 	}
-	set_end_line(ix, n, b->line0 + e->end_mark.line);
+	set_end_line(ix, n, e->end_line);
 	for (size_t l = n->line + 1; l <= n->end_line && l < ix->nlines; l++)
 		ix->in_scalar[l] = 1;
 	push(b, n);
 }
 
-static void on_start(struct builder *b, const yaml_event_t *e, int kind)
+/* e->style is 1 for a flow collection (pev_of()). */
+static void on_start(struct builder *b, const struct pev *e, int kind)
 {
 	struct wg_pos_node *n = new_node(b, kind, e);
-	bool flow;
 
-	if (kind == WG_NODE_MAP) {
-		flow = e->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
-		if (e->data.mapping_start.anchor)
-			n->flags |= WG_POS_ANCHOR;
-		if (e->data.mapping_start.tag)
-			n->flags |= WG_POS_TAG;
-	} else {
-		flow = e->data.sequence_start.style
-		       == YAML_FLOW_SEQUENCE_STYLE;
-		if (e->data.sequence_start.anchor)
-			n->flags |= WG_POS_ANCHOR;
-		if (e->data.sequence_start.tag)
-			n->flags |= WG_POS_TAG;
-	}
-	if (flow)
+	if (e->anchor)
+		n->flags |= WG_POS_ANCHOR;
+	if (e->tag)
+		n->flags |= WG_POS_TAG;
+	if (e->style)
 		n->flags |= WG_POS_FLOW;
 	WG_GROW(b->frames, b->frames_cap, b->nframes + 1);
 	b->frames[b->nframes].node = n;
@@ -324,7 +394,7 @@ static void on_start(struct builder *b, const yaml_event_t *e, int kind)
 	b->nframes++;
 }
 
-static void add_doc(struct builder *b, const yaml_event_t *e)
+static void add_doc(struct builder *b, const struct pev *e)
 {
 	struct wg_pos_index *ix = b->ix;
 	struct wg_pos_doc *d;
@@ -332,8 +402,8 @@ static void add_doc(struct builder *b, const yaml_event_t *e)
 	WG_GROW(ix->docs, b->docs_cap, ix->ndocs + 1);
 	d = &ix->docs[ix->ndocs++];
 	memset(d, 0, sizeof(*d));
-	d->start = mark_offset(b, &e->start_mark);
-	d->explicit_start = !e->data.document_start.implicit;
+	d->start = e->start;
+	d->explicit_start = !e->implicit;
 }
 
 static bool spaces_between(const char *d, size_t from, size_t to)
@@ -434,8 +504,83 @@ static void on_doc_end(struct builder *b)
 	}
 }
 
+/* The document the scan is in, when it is still being recorded. */
+static struct wg_pos_doc *recording(struct builder *b)
+{
+	struct wg_pos_index *ix = b->ix;
+
+	if (b->mode != SCAN || !ix->ndocs || !ix->docs[ix->ndocs - 1].recorded
+	    || ix->docs[ix->ndocs - 1].rec_end != SIZE_MAX)
+		return NULL;
+	return &ix->docs[ix->ndocs - 1];
+}
+
+/* Stops recording the current document: its events and tree may not
+ * match one for one. */
+static void stop_recording(struct builder *b)
+{
+	struct wg_pos_doc *d = recording(b);
+
+	if (d) {
+		b->ix->nends = d->rec_first;
+		d->recorded = false;
+	}
+}
+
+/*
+ * Keeps of event e of the document being scanned what its tree does not
+ * have: the end offset of a scalar or of a flow collection.  Everything
+ * else comes from the tree's nodes (start marks, styles, lengths), which
+ * the reader makes one per event, except where it copies (an alias) or
+ * merges ("<<"), and where the node holds less than the event (an anchor,
+ * a tag): such a document is not recorded.
+ */
+static void record(struct builder *b, const yaml_event_t *e,
+		   const struct pev *v)
+{
+	struct wg_pos_index *ix = b->ix;
+	bool end = false;
+
+	if (!recording(b))
+		return;
+	switch (e->type) {
+	case YAML_ALIAS_EVENT:
+		stop_recording(b);
+		return;
+	case YAML_SCALAR_EVENT:
+		if (v->anchor || v->tag
+		    || (v->style == YAML_PLAIN_SCALAR_STYLE && v->length == 2
+			&& memcmp(v->value, "<<", 2) == 0)) {
+			stop_recording(b);
+			return;
+		}
+		end = true;
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		if (v->anchor || v->tag)
+			stop_recording(b);
+		return;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		end = b->nframes
+		      && (b->frames[b->nframes - 1].node->flags & WG_POS_FLOW);
+		break;
+	default:
+		return;
+	}
+	if (!end)
+		return;
+	if (v->end > UINT32_MAX) {
+		stop_recording(b);
+		return;
+	}
+	WG_GROW(ix->ends, ix->ends_cap, ix->nends + 1);
+	ix->ends[ix->nends++] = (uint32_t)v->end;
+}
+
 /* One event into the index. */
-static void on_event(struct builder *b, const yaml_event_t *e)
+static void on_pev(struct builder *b, const struct pev *e)
 {
 	switch (e->type) {
 	case YAML_STREAM_START_EVENT:
@@ -447,18 +592,26 @@ static void on_event(struct builder *b, const yaml_event_t *e)
 			/* the document the scan saw, where it saw it */
 			const struct wg_pos_doc *d = &b->ix->docs[b->doc];
 
-			if (b->docs_seen++ || d->start != mark_offset(b,
-							&e->start_mark)
-			    || d->explicit_start
-			       != !e->data.document_start.implicit)
+			if (b->docs_seen++ || d->start != e->start
+			    || d->explicit_start != !e->implicit)
 				b->failed = true;
 		} else {
 			add_doc(b, e);
+			if (b->mode == SCAN) {
+				struct wg_pos_doc *d =
+					&b->ix->docs[b->ix->ndocs - 1];
+
+				d->recorded = true;
+				d->rec_first = b->ix->nends;
+				d->rec_end = SIZE_MAX;
+			}
 		}
 		b->stack_len = 0;
 		b->nframes = 0;
 		break;
 	case YAML_DOCUMENT_END_EVENT:
+		if (recording(b))
+			b->ix->docs[b->ix->ndocs - 1].rec_end = b->ix->nends;
 		on_doc_end(b);
 		break;
 	case YAML_SCALAR_EVENT:
@@ -466,8 +619,7 @@ static void on_event(struct builder *b, const yaml_event_t *e)
 		break;
 	case YAML_ALIAS_EVENT:
 		push(b, new_node(b, WG_POS_ALIAS, e));
-		set_end_line(b->ix, b->stack[b->stack_len - 1],
-			     b->line0 + e->end_mark.line);
+		set_end_line(b->ix, b->stack[b->stack_len - 1], e->end_line);
 		break;
 	case YAML_SEQUENCE_START_EVENT:
 		on_start(b, e, WG_NODE_SEQ);
@@ -482,6 +634,16 @@ static void on_event(struct builder *b, const yaml_event_t *e)
 	default:
 		break;
 	}
+}
+
+static void on_event(struct builder *b, const yaml_event_t *e)
+{
+	struct pev v;
+
+	pev_of(b, e, &v);
+	if (b->mode == SCAN)
+		record(b, e, &v);	/* before the end pops its frame */
+	on_pev(b, &v);
 }
 
 /* The index's lines, before any event. */
@@ -582,6 +744,7 @@ int wg_pos_scan_finish(struct wg_pos_scan *scan)
 
 	if (rc == 0)
 		pick_style(b->ix, &b->votes);
+	stop_recording(b);	/* a document never ended */
 	wg_arena_clear(&b->ix->arena);
 	builder_release(b);
 	free(scan);
@@ -637,9 +800,155 @@ int wg_pos_index_doc(struct wg_pos_index *ix, size_t d)
 	return rc;
 }
 
+/* ---- building a document again from the scan's records ---------------- */
+
+struct replay {
+	struct builder *b;
+	const uint32_t *end, *stop;	/* the next recorded end offset */
+	size_t line;	/* the line of the last start mark, a search hint */
+	bool bad;
+};
+
+/* The line holding byte off, searched from r->line onwards (marks come in
+ * order, and most nodes end on the line they start on). */
+static size_t line_from(const struct wg_pos_index *ix, size_t from, size_t off)
+{
+	size_t l = from < ix->nlines ? from : ix->nlines - 1;
+
+	if (ix->lines[l] > off)
+		return wg_pos_line_of(ix, off);
+	for (int step = 0; l + 1 < ix->nlines && ix->lines[l + 1] <= off;
+	     step++, l++)
+		if (step == 8)
+			return wg_pos_line_of(ix, off);
+	return l;
+}
+
+/* A start mark from node n. */
+static void start_of(struct replay *r, const struct wg_node *n,
+		     struct pev *v, yaml_event_type_t type)
+{
+	memset(v, 0, sizeof(*v));
+	v->type = type;
+	v->line = wg_node_line(n);
+	v->col = wg_node_col(n);
+	v->start = wg_pos_offset(r->b->ix, v->line, v->col);
+	v->end = v->start;
+	v->end_line = v->line;
+	r->line = v->line;
+}
+
+static bool next_end(struct replay *r, struct pev *v)
+{
+	if (r->end >= r->stop)
+		return false;
+	v->end = *r->end++;
+	if (v->end < v->start)
+		return false;
+	v->end_line = line_from(r->b->ix, v->line, v->end);
+	return true;
+}
+
+static void replay_node(struct replay *r, const struct wg_node *n)
+{
+	struct pev v;
+	size_t k;
+
+	/* a node the reader did not make from the event has no marks */
+	if (r->bad || !n || (n->flags & WG_NODE_NEW) || !wg_node_has_pos(n)
+	    || wg_node_tag(n)) {
+		r->bad = true;
+		return;
+	}
+	if (n->kind == WG_NODE_SCALAR) {
+		start_of(r, n, &v, YAML_SCALAR_EVENT);
+		v.style = n->style + 1;	/* libyaml's styles start at 1 */
+		v.value = n->u.str;
+		v.length = n->len;
+		if (!next_end(r, &v)) {
+			r->bad = true;
+			return;
+		}
+		on_pev(r->b, &v);
+		return;
+	}
+	start_of(r, n, &v, n->kind == WG_NODE_MAP ? YAML_MAPPING_START_EVENT
+						  : YAML_SEQUENCE_START_EVENT);
+	v.style = (n->flags & WG_NODE_FLOW) != 0;
+	on_pev(r->b, &v);
+	k = n->kind == WG_NODE_MAP ? 2 * (size_t)n->len : n->len;
+	for (size_t i = 0; i < k && !r->bad; i++)
+		replay_node(r, n->u.items[i]);
+	if (r->bad)
+		return;
+	v.type = n->kind == WG_NODE_MAP ? YAML_MAPPING_END_EVENT
+					: YAML_SEQUENCE_END_EVENT;
+	v.line = (uint32_t)r->line;
+	if ((n->flags & WG_NODE_FLOW) && !next_end(r, &v))
+		r->bad = true;
+	else
+		on_pev(r->b, &v);
+}
+
+/* Builds document d's nodes from the scan's records and tree root. */
+static int replay_doc(struct wg_pos_index *ix, size_t d,
+		      const struct wg_node *root)
+{
+	const struct wg_pos_doc *doc = &ix->docs[d];
+	struct builder b;
+	struct replay r;
+	struct pev v;
+	bool ok;
+
+	builder_init(&b, ix, ONE_DOC);
+	b.doc = d;
+	memset(&r, 0, sizeof(r));
+	r.b = &b;
+	r.end = ix->ends + doc->rec_first;
+	r.stop = ix->ends + doc->rec_end;
+	memset(&v, 0, sizeof(v));
+	v.type = YAML_STREAM_START_EVENT;
+	on_pev(&b, &v);
+	v.type = YAML_DOCUMENT_START_EVENT;
+	v.start = doc->start;
+	v.implicit = !doc->explicit_start;
+	on_pev(&b, &v);
+	replay_node(&r, root);
+	memset(&v, 0, sizeof(v));
+	v.type = YAML_DOCUMENT_END_EVENT;
+	on_pev(&b, &v);
+	ok = !r.bad && r.end == r.stop && !b.failed && b.docs_seen == 1
+	     && ix->docs[d].indexed;
+	builder_release(&b);
+	return ok ? 0 : -1;
+}
+
+int wg_pos_index_doc_tree(struct wg_pos_index *ix, size_t d,
+			  const struct wg_node *root)
+{
+	if (d >= ix->ndocs)
+		return -1;
+	if (ix->docs[d].indexed)
+		return 0;
+	if (root && ix->docs[d].recorded) {
+		drop_doc(ix);
+		if (replay_doc(ix, d, root) == 0) {
+			ix->doc_built = d;
+			ix->replayed++;
+			return 0;
+		}
+		ix->docs[d].root = NULL;
+		ix->docs[d].indexed = false;
+		wg_arena_clear(&ix->arena);
+	}
+	return wg_pos_index_doc(ix, d);
+}
+
 void wg_pos_index_release(struct wg_pos_index *ix)
 {
 	free(ix->lines);
+	free(ix->wide);
+	free(ix->ends);
 	free(ix->in_scalar);
 	free(ix->docs);
 	wg_arena_release(&ix->arena);

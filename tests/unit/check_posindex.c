@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "wingen/base/alloc.h"
 #include "wingen/migrate/migrate.h"
 #include "wingen/yaml/reader.h"
 
@@ -267,9 +268,13 @@ static void same_nodes(const struct wg_pos_index *wx,
 	}
 }
 
+/* Documents built from a scan's records, over every text compared. */
+static size_t replayed_docs;
+
 /*
  * Scans the reader's events over in, then builds each document's nodes
  * alone (last to first, then first to last: each drops the one before),
+ * by parsing it again and from the scan's records with the reader's tree,
  * and holds all of it against the whole-text index.  Returns false when
  * the text does not parse (nothing to compare).
  */
@@ -280,7 +285,8 @@ static bool scan_agrees(const struct wg_input *in, const char *what)
 	struct wg_arena arena = WG_ARENA_INIT;
 	struct wg_ctx ctx;
 	struct wg_reader r;
-	struct wg_node *root;
+	struct wg_node *root, **roots = NULL;
+	size_t nroots = 0, cap = 0;
 	unsigned index;
 	const char *err;
 	size_t err_line;
@@ -295,10 +301,15 @@ static bool scan_agrees(const struct wg_input *in, const char *what)
 	scan = wg_pos_scan_start(&sc, in->data, in->len);
 	r.observe = wg_pos_scan_event;
 	r.observe_arg = scan;
-	while ((rc = wg_reader_next(&r, &arena, &root, &index)) > 0)
-		;
+	while ((rc = wg_reader_next(&r, &arena, &root, &index)) > 0) {
+		WG_GROW(roots, cap, (size_t)index + 1);
+		while (nroots <= index)
+			roots[nroots++] = NULL;
+		roots[index] = root;
+	}
 	wg_reader_release(&r);
 	if (wg_pos_scan_finish(scan) || rc < 0) {
+		free(roots);
 		/* the reader refuses more than libyaml (duplicate keys,
 		 * limits) or reads a JSON stream value by value */
 		wg_pos_index_release(&sc);
@@ -333,6 +344,25 @@ static bool scan_agrees(const struct wg_input *in, const char *what)
 		for (size_t o = 0; o < sc.ndocs; o++)	/* one at a time */
 			ck_assert(sc.docs[o].indexed == (o == d));
 	}
+	for (size_t n = 0; n < 2 * sc.ndocs; n++) {
+		size_t d = n < sc.ndocs ? sc.ndocs - 1 - n : n - sc.ndocs;
+		const struct wg_node *tree = d < nroots ? roots[d] : NULL;
+		size_t before = sc.replayed;
+
+		sc.docs[d].indexed = false;	/* built again, from records */
+		ck_assert_msg(wg_pos_index_doc_tree(&sc, d, tree) == 0,
+			      "%s: document %zu does not index from its tree",
+			      what, d);
+		/* a recorded document always replays: tree and records are
+		 * one event for one */
+		ck_assert_msg(sc.replayed == before + (tree && sc.docs[d].recorded
+							? 1 : 0),
+			      "%s: document %zu was parsed again, not "
+			      "replayed", what, d);
+		same_nodes(&whole, sc.docs[d].root, whole.docs[d].root, what);
+	}
+	replayed_docs += sc.replayed;
+	free(roots);
 	wg_pos_index_release(&sc);
 	wg_pos_index_release(&whole);
 	wg_arena_release(&arena);
@@ -373,11 +403,62 @@ START_TEST(scan_and_documents_match_the_whole_index)
 		"---\n",
 		"--- a\n--- b\n",
 		"k: v\n# comment\n---\n# only a comment\n---\nx: y\n",
+		"a: {b: [1, 2], c: {}}\nd: []\ne: \"x\"\nf: |\n  l1\n  l2\n"
+		"g:\n- {h: 'i'}\n- >\n  j\n",
+		"k: \"\u00e9\u00e9\u00e9 long line past the column that "
+		"saturates in the tree, which holds 255 at most there: "
+		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		"xxxxxxxxxxxxxx\" \nl: {m: n, o: [p, q]}\n",
 	};
 
+	replayed_docs = 0;
 	for (size_t i = 0; i < sizeof(texts) / sizeof(*texts); i++)
 		ck_assert_msg(scan_agrees_text(texts[i]), "text %zu does not "
 			      "read", i);
+	/* the plain ones were built from records, not parsed again */
+	ck_assert_uint_eq(replayed_docs, 2 * 26);	/* 26 documents, twice */
+}
+END_TEST
+
+/* A document with an alias, an anchor, a tag or a "<<" key is not
+ * recorded (its tree is not one node an event); the others are. */
+START_TEST(scan_records_documents_that_match_their_tree)
+{
+	static const char text[] = "a: &x 1\nb: *x\n---\nc: !t 1\n---\n"
+				   "d:\n  <<: {e: 1}\n---\nf: [g]\n---\n"
+				   "h: &y {i: j}\n";
+	static const bool recorded[] = { false, false, false, true, false };
+	struct wg_input in;
+	struct wg_pos_index sc;
+	struct wg_pos_scan *scan;
+	struct wg_arena arena = WG_ARENA_INIT;
+	struct wg_ctx ctx;
+	struct wg_reader r;
+	struct wg_node *root;
+	unsigned index;
+
+	t_input(&in, "t.yaml", text);
+	wg_ctx_init(&ctx);
+	wg_reader_init(&r, &ctx, &in);
+	scan = wg_pos_scan_start(&sc, in.data, in.len);
+	r.observe = wg_pos_scan_event;
+	r.observe_arg = scan;
+	while (wg_reader_next(&r, &arena, &root, &index) > 0)
+		;
+	wg_reader_release(&r);
+	ck_assert_int_eq(wg_pos_scan_finish(scan), 0);
+	ck_assert_uint_eq(sc.ndocs, 5);
+	for (size_t d = 0; d < sc.ndocs; d++)
+		ck_assert_msg(sc.docs[d].recorded == recorded[d],
+			      "document %zu", d);
+	/* only document 3 holds end offsets: its scalar and flow seq */
+	ck_assert_uint_eq(sc.docs[3].rec_end - sc.docs[3].rec_first, 3);
+	ck_assert_uint_eq(sc.nends, 3);
+	wg_pos_index_release(&sc);
+	wg_arena_release(&arena);
+	wg_ctx_release(&ctx);
+	wg_input_release(&in);
 }
 END_TEST
 
@@ -390,11 +471,13 @@ static void corpus_file_agrees(const char *path, const struct wg_input *in,
 
 START_TEST(scan_matches_on_the_corpus)
 {
-	size_t agreed = 0;
-	size_t files = t_each_corpus_file(corpus_file_agrees, &agreed);
+	size_t agreed = 0, files;
 
+	replayed_docs = 0;
+	files = t_each_corpus_file(corpus_file_agrees, &agreed);
 	/* most of the corpus reads (a few files are broken on purpose) */
 	ck_assert_uint_ge(agreed * 2, files);
+	ck_assert_uint_ge(replayed_docs, agreed);
 }
 END_TEST
 
@@ -466,6 +549,7 @@ static Suite *posindex_suite(void)
 	tcase_add_test(tc, offsets_from_marks);
 	tcase_add_test(tc, scan_and_documents_match_the_whole_index);
 	tcase_add_test(tc, scan_matches_on_the_corpus);
+	tcase_add_test(tc, scan_records_documents_that_match_their_tree);
 	tcase_add_test(tc, document_that_moved_is_refused);
 	tcase_add_test(tc, json_stream_is_not_scanned);
 	suite_add_tcase(s, tc);

@@ -77,6 +77,9 @@ struct wg_pos_doc {
 	size_t start;		/* the "---" or the first content byte */
 	bool explicit_start;
 	bool indexed;		/* its nodes are built (root is right) */
+	bool recorded;		/* a scan kept what its tree lacks:
+				   ends[rec_first, rec_end) */
+	size_t rec_first, rec_end;
 };
 
 struct wg_pos_index {
@@ -85,6 +88,8 @@ struct wg_pos_index {
 	size_t *lines;		/* byte offset of each line's start */
 	size_t nlines;
 	uint8_t *in_scalar;	/* per line: inside a multi-line scalar */
+	uint8_t *wide;		/* per line: holds a multi-byte character
+				   (columns then are not bytes) */
 	struct wg_pos_doc *docs;
 	size_t ndocs;
 	const char *eol;	/* "\r\n" when the first break is CRLF */
@@ -95,6 +100,11 @@ struct wg_pos_index {
 	bool partial;		/* from a scan: nodes per document, on demand */
 	size_t doc_built;	/* partial: the document whose nodes are
 				   built, SIZE_MAX when none */
+	uint32_t *ends;		/* a scan's records: the end offset of
+				   each scalar and flow collection of the
+				   documents it could record, in order */
+	size_t nends, ends_cap;
+	size_t replayed;	/* documents built from recs (for tests) */
 	struct wg_arena arena;	/* every node above */
 };
 
@@ -136,6 +146,17 @@ int wg_pos_scan_finish(struct wg_pos_scan *scan);
  * the one document the scan saw there.
  */
 int wg_pos_index_doc(struct wg_pos_index *ix, size_t d);
+
+/*
+ * The same, given the document's tree as the reader read it (before any
+ * change; NULL when unknown).  A document the scan recorded (no alias, no
+ * "<<" key, no anchor or tag: events and tree then match one for one) has
+ * its nodes built from the tree's nodes and the scan's end offsets,
+ * without a second parse; any disagreement between the two falls back to
+ * the parse of wg_pos_index_doc().  The nodes are the same either way.
+ */
+int wg_pos_index_doc_tree(struct wg_pos_index *ix, size_t d,
+			  const struct wg_node *root);
 
 /* Byte offset of a 0-based (line, column-in-characters) mark. */
 size_t wg_pos_offset(const struct wg_pos_index *ix, size_t line, size_t col);
