@@ -268,6 +268,40 @@ static void same_nodes(const struct wg_pos_index *wx,
 	}
 }
 
+/*
+ * Reads in as migrate does, the scan observing the reader's events, into
+ * sc (released by the caller, as arena and ctx); each document's tree goes
+ * to *roots[index] when roots is given (grown here, freed by the caller).
+ * Returns the scan's result, or -1 when the reader failed.
+ */
+static int scan_input(const struct wg_input *in, struct wg_ctx *ctx,
+		      struct wg_arena *arena, struct wg_pos_index *sc,
+		      struct wg_node ***roots, size_t *nroots)
+{
+	struct wg_pos_scan *scan;
+	struct wg_reader r;
+	struct wg_node *root;
+	size_t cap = 0;
+	unsigned index;
+	int rc;
+
+	wg_ctx_init(ctx);
+	wg_reader_init(&r, ctx, in);
+	scan = wg_pos_scan_start(sc, in->data, in->len);
+	r.observe = wg_pos_scan_event;
+	r.observe_arg = scan;
+	while ((rc = wg_reader_next(&r, arena, &root, &index)) > 0) {
+		if (!roots)
+			continue;
+		WG_GROW(*roots, cap, (size_t)index + 1);
+		while (*nroots <= index)
+			(*roots)[(*nroots)++] = NULL;
+		(*roots)[index] = root;
+	}
+	wg_reader_release(&r);
+	return wg_pos_scan_finish(scan) || rc < 0 ? -1 : 0;
+}
+
 /* Documents built from a scan's records, over every text compared. */
 static size_t replayed_docs;
 
@@ -281,34 +315,18 @@ static size_t replayed_docs;
 static bool scan_agrees(const struct wg_input *in, const char *what)
 {
 	struct wg_pos_index whole, sc;
-	struct wg_pos_scan *scan;
 	struct wg_arena arena = WG_ARENA_INIT;
 	struct wg_ctx ctx;
-	struct wg_reader r;
-	struct wg_node *root, **roots = NULL;
-	size_t nroots = 0, cap = 0;
-	unsigned index;
+	struct wg_node **roots = NULL;
+	size_t nroots = 0;
 	const char *err;
 	size_t err_line;
-	int rc;
 
 	if (wg_pos_index_build(&whole, in->data, in->len, &err, &err_line)) {
 		wg_pos_index_release(&whole);
 		return false;
 	}
-	wg_ctx_init(&ctx);
-	wg_reader_init(&r, &ctx, in);
-	scan = wg_pos_scan_start(&sc, in->data, in->len);
-	r.observe = wg_pos_scan_event;
-	r.observe_arg = scan;
-	while ((rc = wg_reader_next(&r, &arena, &root, &index)) > 0) {
-		WG_GROW(roots, cap, (size_t)index + 1);
-		while (nroots <= index)
-			roots[nroots++] = NULL;
-		roots[index] = root;
-	}
-	wg_reader_release(&r);
-	if (wg_pos_scan_finish(scan) || rc < 0) {
+	if (scan_input(in, &ctx, &arena, &sc, &roots, &nroots)) {
 		free(roots);
 		/* the reader refuses more than libyaml (duplicate keys,
 		 * limits) or reads a JSON stream value by value */
@@ -431,23 +449,11 @@ START_TEST(scan_records_documents_that_match_their_tree)
 	static const bool recorded[] = { false, false, false, true, false };
 	struct wg_input in;
 	struct wg_pos_index sc;
-	struct wg_pos_scan *scan;
 	struct wg_arena arena = WG_ARENA_INIT;
 	struct wg_ctx ctx;
-	struct wg_reader r;
-	struct wg_node *root;
-	unsigned index;
 
 	t_input(&in, "t.yaml", text);
-	wg_ctx_init(&ctx);
-	wg_reader_init(&r, &ctx, &in);
-	scan = wg_pos_scan_start(&sc, in.data, in.len);
-	r.observe = wg_pos_scan_event;
-	r.observe_arg = scan;
-	while (wg_reader_next(&r, &arena, &root, &index) > 0)
-		;
-	wg_reader_release(&r);
-	ck_assert_int_eq(wg_pos_scan_finish(scan), 0);
+	ck_assert_int_eq(scan_input(&in, &ctx, &arena, &sc, NULL, NULL), 0);
 	ck_assert_uint_eq(sc.ndocs, 5);
 	for (size_t d = 0; d < sc.ndocs; d++)
 		ck_assert_msg(sc.docs[d].recorded == recorded[d],
@@ -485,23 +491,11 @@ START_TEST(document_that_moved_is_refused)
 {
 	struct wg_input in;
 	struct wg_pos_index sc;
-	struct wg_pos_scan *scan;
 	struct wg_arena arena = WG_ARENA_INIT;
 	struct wg_ctx ctx;
-	struct wg_reader r;
-	struct wg_node *root;
-	unsigned index;
 
 	t_input(&in, "t.yaml", "a: 1\n---\nb:\n  c: 2\n---\nd: 3\n");
-	wg_ctx_init(&ctx);
-	wg_reader_init(&r, &ctx, &in);
-	scan = wg_pos_scan_start(&sc, in.data, in.len);
-	r.observe = wg_pos_scan_event;
-	r.observe_arg = scan;
-	while (wg_reader_next(&r, &arena, &root, &index) > 0)
-		;
-	wg_reader_release(&r);
-	ck_assert_int_eq(wg_pos_scan_finish(scan), 0);
+	ck_assert_int_eq(scan_input(&in, &ctx, &arena, &sc, NULL, NULL), 0);
 	ck_assert_uint_eq(sc.ndocs, 3);
 	ck_assert_int_eq(wg_pos_index_doc(&sc, 1), 0);
 	ck_assert_uint_eq(sc.docs[1].root->len, 1);

@@ -23,7 +23,8 @@
  *                              \--chain--> after
  *   wg_tree_diff(before, after)       -> changes (generic, no positions)
  *   wg_pos_scan_* (the reader's events) -> documents, layout
- *   wg_pos_index_doc(a changed document) -> byte spans of its nodes
+ *   wg_pos_index_doc_tree(a changed document, its tree as read)
+ *                                     -> byte spans of its nodes
  *   wg_migrate_plan(changes, spans)   -> text edits
  *   wg_edits_apply(text, edits)       -> new text; re-read and compared
  *   wg_udiff (udiff.h)                -> what --diff prints
@@ -104,7 +105,7 @@ struct wg_pos_index {
 				   each scalar and flow collection of the
 				   documents it could record, in order */
 	size_t nends, ends_cap;
-	size_t replayed;	/* documents built from recs (for tests) */
+	size_t replayed;	/* documents built from ends (for tests) */
 	struct wg_arena arena;	/* every node above */
 };
 
