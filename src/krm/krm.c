@@ -391,70 +391,67 @@ static const char *verb(enum wg_change_op op)
 	}
 }
 
-static struct wg_node *results(struct wg_ctx *ctx, struct wg_krm *krm,
-			       struct wg_arena *arena)
+/* The result of one diagnostic, built in arena. */
+static struct wg_node *diag_result(struct wg_ctx *ctx, struct wg_krm *krm,
+				   struct wg_arena *arena,
+				   const struct wg_diag *d)
 {
-	struct wg_node *seq = wg_node_new_seq(arena);
-	bool v2 = wg_scalar_is(krm->api_version,
-			       WG_KRM_V2ALPHA1);
+	struct wg_node *r = wg_node_new_map(arena);
+	enum wg_severity sev = d->severity;
 
-	for (size_t i = 0; i < ctx->log.ndiags; i++) {
-		const struct wg_diag *d = &ctx->log.diags[i];
-		struct wg_node *r = wg_node_new_map(arena);
-		enum wg_severity sev = d->severity;
+	if (sev == WG_SEV_WARNING && ctx->strict)
+		sev = WG_SEV_ERROR;
+	set_str(arena, r, "message", d->message);
+	set_str(arena, r, "severity", wg_severity_name(sev));
+	add_ref(arena, r, &d->ref);
+	if (d->field) {
+		struct wg_node *f = wg_map_set(arena, r, "field",
+					       wg_node_new_map(arena));
 
-		if (sev == WG_SEV_WARNING && ctx->strict)
-			sev = WG_SEV_ERROR;
-		set_str(arena, r, "message", d->message);
-		set_str(arena, r, "severity", wg_severity_name(sev));
-		add_ref(arena, r, &d->ref);
-		if (d->field) {
-			struct wg_node *f = wg_map_set(arena, r, "field",
-						       wg_node_new_map(arena));
-
-			set_str(arena, f, "path", d->field);
-		}
-		add_file(arena, krm, r, &d->ref);
-		wg_seq_append(arena, seq, r);
+		set_str(arena, f, "path", d->field);
 	}
-	for (size_t i = 0; !krm->unchanged && i < ctx->log.nchanges; i++) {
-		const struct wg_change *c = &ctx->log.changes[i];
-		struct wg_node *r = wg_node_new_map(arena);
-		const char *msg = c->reason
-			? wg_arena_printf(arena, "%s by %s: %s", verb(c->op),
-					  c->plugin ? c->plugin : "wingen",
-					  c->reason)
-			: wg_arena_printf(arena, "%s by %s", verb(c->op),
-					  c->plugin ? c->plugin : "wingen");
+	add_file(arena, krm, r, &d->ref);
+	return r;
+}
 
-		set_str(arena, r, "message", msg);
-		set_str(arena, r, "severity", "info");
-		add_ref(arena, r, &c->ref);
-		if (c->field) {
-			struct wg_node *f = wg_map_set(arena, r, "field",
-						       wg_node_new_map(arena));
+/* The result of one change of the log (severity info), built in arena. */
+static struct wg_node *change_result(struct wg_krm *krm,
+				     struct wg_arena *arena,
+				     const struct wg_change *c)
+{
+	struct wg_node *r = wg_node_new_map(arena);
+	const char *msg = c->reason
+		? wg_arena_printf(arena, "%s by %s: %s", verb(c->op),
+				  c->plugin ? c->plugin : "wingen", c->reason)
+		: wg_arena_printf(arena, "%s by %s", verb(c->op),
+				  c->plugin ? c->plugin : "wingen");
 
-			set_str(arena, f, "path", c->field);
-			if (c->old_value)
-				wg_map_set(arena, f, "currentValue",
-					   value_node(arena, c->old_value));
-			if (c->new_value && v2) {
-				/* v2alpha1: a list (the spec's one breaking
-				 * change) */
-				struct wg_node *vs = wg_node_new_seq(arena);
+	set_str(arena, r, "message", msg);
+	set_str(arena, r, "severity", "info");
+	add_ref(arena, r, &c->ref);
+	if (c->field) {
+		struct wg_node *f = wg_map_set(arena, r, "field",
+					       wg_node_new_map(arena));
 
-				wg_seq_append(arena, vs,
-					      value_node(arena, c->new_value));
-				wg_map_set(arena, f, "proposedValues", vs);
-			} else if (c->new_value) {
-				wg_map_set(arena, f, "proposedValue",
-					   value_node(arena, c->new_value));
-			}
+		set_str(arena, f, "path", c->field);
+		if (c->old_value)
+			wg_map_set(arena, f, "currentValue",
+				   value_node(arena, c->old_value));
+		if (c->new_value
+		    && wg_scalar_is(krm->api_version, WG_KRM_V2ALPHA1)) {
+			/* v2alpha1: a list (the spec's one breaking change) */
+			struct wg_node *vs = wg_node_new_seq(arena);
+
+			wg_seq_append(arena, vs,
+				      value_node(arena, c->new_value));
+			wg_map_set(arena, f, "proposedValues", vs);
+		} else if (c->new_value) {
+			wg_map_set(arena, f, "proposedValue",
+				   value_node(arena, c->new_value));
 		}
-		add_file(arena, krm, r, &c->ref);
-		wg_seq_append(arena, seq, r);
 	}
-	return seq;
+	add_file(arena, krm, r, &c->ref);
+	return r;
 }
 
 /* ---- writing ------------------------------------------------------------- */
@@ -544,33 +541,66 @@ int wg_krm_write_sink(struct wg_ctx *ctx, struct wg_krm *krm,
 	return rc;
 }
 
+/*
+ * The results are written one at a time, each built in a scratch arena
+ * that is cleared once it is written: a run with a change on every
+ * object would otherwise hold a tree of them as large as the items.
+ */
+static int write_results(struct wg_ctx *ctx, struct wg_krm *krm,
+			 struct wg_yaml_writer *w)
+{
+	struct wg_arena scratch = WG_ARENA_INIT;
+	size_t nchanges = krm->unchanged ? 0 : ctx->log.nchanges;
+	int rc = 0;
+
+	if (ctx->log.ndiags + nchanges == 0)
+		return 0;
+	rc = wg_yaml_writer_key(w, "results") || wg_yaml_writer_begin_seq(w);
+	for (size_t i = 0; !rc && i < ctx->log.ndiags + nchanges; i++) {
+		struct wg_node *r = i < ctx->log.ndiags
+			? diag_result(ctx, krm, &scratch, &ctx->log.diags[i])
+			: change_result(krm, &scratch,
+				&ctx->log.changes[i - ctx->log.ndiags]);
+
+		if (krm->flow)
+			wg_node_walk(r, unflow, NULL);
+		rc = wg_yaml_writer_node(w, r);
+		wg_arena_clear(&scratch);
+	}
+	wg_arena_release(&scratch);
+	return rc || wg_yaml_writer_end_seq(w) ? -1 : 0;
+}
+
 static int write_list(struct wg_ctx *ctx, struct wg_krm *krm,
 		      struct wg_buf *out, wg_yaml_sink sink, void *data)
 {
 	struct wg_arena *arena = &krm->list.arena;
-	struct wg_node *root = wg_node_new_map(arena), *res;
+	struct wg_node *api = krm->api_version
+		? krm->api_version
+		: wg_node_new_str(arena, wg_krm_api_versions[0]);
+	struct wg_node *list = items(krm, arena);
 	struct wg_yaml_writer w;
 	int rc;
 
-	wg_map_set(arena, root, "apiVersion", krm->api_version
-		   ? krm->api_version
-		   : wg_node_new_str(arena, wg_krm_api_versions[0]));
-	wg_map_set(arena, root, "kind", wg_node_new_str(arena,
-						       "ResourceList"));
-	wg_map_set(arena, root, "items", items(krm, arena));
-	res = results(ctx, krm, arena);
-	if (res->len)
-		wg_map_set(arena, root, "results", res);
 	/* kpt writes what the function returns into the user's files:
 	 * JSON in gives block YAML out. */
-	if (krm->flow)
-		wg_node_walk(root, unflow, NULL);
+	if (krm->flow) {
+		wg_node_walk(api, unflow, NULL);
+		wg_node_walk(list, unflow, NULL);
+	}
 	wg_yaml_writer_init(&w, out);
 	if (sink)
 		wg_yaml_writer_set_sink(&w, sink, data);
-	rc = wg_yaml_writer_doc(&w, root);
-	if (rc == 0)
-		rc = wg_yaml_writer_finish(&w);
+	rc = wg_yaml_writer_begin_doc(&w) || wg_yaml_writer_begin_map(&w)
+	     || wg_yaml_writer_key(&w, "apiVersion")
+	     || wg_yaml_writer_node(&w, api)
+	     || wg_yaml_writer_key(&w, "kind")
+	     || wg_yaml_writer_node(&w, wg_node_new_str(arena, "ResourceList"))
+	     || wg_yaml_writer_key(&w, "items")
+	     || wg_yaml_writer_node(&w, list)
+	     || write_results(ctx, krm, &w)
+	     || wg_yaml_writer_end_map(&w) || wg_yaml_writer_end_doc(&w)
+	     || wg_yaml_writer_finish(&w);
 	if (rc)
 		wg_report_at(ctx, WG_SEV_ERROR, NULL, 0, 0,
 			     "cannot write the ResourceList: %s", w.error);

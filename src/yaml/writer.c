@@ -5,8 +5,10 @@
 #include "wingen/base/alloc.h"
 #include "wingen/yaml/scalar.h"
 
-/* What a streaming writer stages before handing it on. */
-#define SINK_CHUNK ((size_t)1 << 20)
+/* What a streaming writer stages before handing it on (a quarter of a
+ * megabyte: large enough for few writes, small beside any stream large
+ * enough to stream). */
+#define SINK_CHUNK ((size_t)1 << 18)
 
 /* Hands what out holds to the sink.  1, or 0 when the sink failed. */
 static int flush_sink(struct wg_yaml_writer *w)
@@ -221,7 +223,7 @@ int wg_yaml_writer_doc_take(struct wg_yaml_writer *w, struct wg_node *root)
 	return rc;
 }
 
-int wg_yaml_writer_doc(struct wg_yaml_writer *w, const struct wg_node *root)
+int wg_yaml_writer_begin_doc(struct wg_yaml_writer *w)
 {
 	yaml_event_t e;
 
@@ -232,13 +234,77 @@ int wg_yaml_writer_doc(struct wg_yaml_writer *w, const struct wg_node *root)
 		w->open = true;
 	}
 	yaml_document_start_event_initialize(&e, NULL, NULL, NULL, 1);
-	if (emit(w, &e) || emit_node(w, root, false, false))
-		return -1;
+	return emit(w, &e);
+}
+
+int wg_yaml_writer_end_doc(struct wg_yaml_writer *w)
+{
+	yaml_event_t e;
+
 	yaml_document_end_event_initialize(&e, 1);
 	if (emit(w, &e))
 		return -1;
 	w->ndocs++;
 	return 0;
+}
+
+int wg_yaml_writer_begin_map(struct wg_yaml_writer *w)
+{
+	yaml_event_t e;
+
+	yaml_mapping_start_event_initialize(&e, NULL, NULL, 1,
+					    YAML_BLOCK_MAPPING_STYLE);
+	return emit(w, &e);
+}
+
+int wg_yaml_writer_begin_seq(struct wg_yaml_writer *w)
+{
+	yaml_event_t e;
+
+	yaml_sequence_start_event_initialize(&e, NULL, NULL, 1,
+					     YAML_BLOCK_SEQUENCE_STYLE);
+	return emit(w, &e);
+}
+
+int wg_yaml_writer_key(struct wg_yaml_writer *w, const char *key)
+{
+	yaml_event_t e;
+
+	if (!yaml_scalar_event_initialize(&e, NULL, NULL, (yaml_char_t *)key,
+					  (int)strlen(key), 1, 1,
+					  YAML_PLAIN_SCALAR_STYLE)) {
+		w->error = "generated text is not valid UTF-8";
+		return -1;
+	}
+	return emit(w, &e);
+}
+
+int wg_yaml_writer_node(struct wg_yaml_writer *w, const struct wg_node *n)
+{
+	return emit_node(w, n, false, false);
+}
+
+int wg_yaml_writer_end_map(struct wg_yaml_writer *w)
+{
+	yaml_event_t e;
+
+	yaml_mapping_end_event_initialize(&e);
+	return emit(w, &e);
+}
+
+int wg_yaml_writer_end_seq(struct wg_yaml_writer *w)
+{
+	yaml_event_t e;
+
+	yaml_sequence_end_event_initialize(&e);
+	return emit(w, &e);
+}
+
+int wg_yaml_writer_doc(struct wg_yaml_writer *w, const struct wg_node *root)
+{
+	if (wg_yaml_writer_begin_doc(w) || emit_node(w, root, false, false))
+		return -1;
+	return wg_yaml_writer_end_doc(w);
 }
 
 int wg_yaml_writer_finish(struct wg_yaml_writer *w)

@@ -30,7 +30,7 @@
 typedef int (*wg_yaml_sink)(void *data, const char *bytes, size_t len);
 
 /* Output sink: everything is appended to buf (and, with a sink, handed
- * on from there about a megabyte at a time). */
+ * on from there a quarter of a megabyte at a time). */
 struct wg_yaml_writer {
 	yaml_emitter_t emitter;
 	struct wg_buf *out;
@@ -46,7 +46,7 @@ struct wg_yaml_writer {
 void wg_yaml_writer_init(struct wg_yaml_writer *w, struct wg_buf *out);
 /*
  * Streams instead of keeping: out becomes a staging buffer that sink
- * empties whenever it holds a megabyte, and at wg_yaml_writer_finish().
+ * empties whenever it holds 256 KiB, and at wg_yaml_writer_finish().
  * For one large document (a KRM ResourceList) written without holding its
  * text.  What reached the sink cannot be taken back: check the tree
  * first (wg_yaml_unwritable).
@@ -69,6 +69,26 @@ int wg_yaml_writer_doc(struct wg_yaml_writer *w, const struct wg_node *root);
  * scalars are empty afterwards.  For a tree written once and dropped.
  */
 int wg_yaml_writer_doc_take(struct wg_yaml_writer *w, struct wg_node *root);
+
+/*
+ * One document written a piece at a time, for a document too large to
+ * hold as one tree (a KRM ResourceList whose results are made one by one
+ * and dropped once written).  Between wg_yaml_writer_begin_doc() and
+ * wg_yaml_writer_end_doc() the calls must make one well-formed node: a
+ * block mapping (begin_map, then key + node or key + a nested collection
+ * per entry, end_map) or block sequence (begin_seq, nodes, end_seq).
+ * wg_yaml_writer_node() writes a whole tree in that place; the tree may
+ * be dropped as soon as it returns.  Each returns 0 or -1 (w->error set).
+ */
+int wg_yaml_writer_begin_doc(struct wg_yaml_writer *w);
+int wg_yaml_writer_begin_map(struct wg_yaml_writer *w);
+int wg_yaml_writer_begin_seq(struct wg_yaml_writer *w);
+/* A plain mapping key (text the caller chose: ASCII, no quoting needed). */
+int wg_yaml_writer_key(struct wg_yaml_writer *w, const char *key);
+int wg_yaml_writer_node(struct wg_yaml_writer *w, const struct wg_node *n);
+int wg_yaml_writer_end_map(struct wg_yaml_writer *w);
+int wg_yaml_writer_end_seq(struct wg_yaml_writer *w);
+int wg_yaml_writer_end_doc(struct wg_yaml_writer *w);
 
 /* Ends the stream (no output for an empty stream).  Returns 0 or -1. */
 int wg_yaml_writer_finish(struct wg_yaml_writer *w);
