@@ -24,15 +24,40 @@ static const char *dup(struct wg_log *log, const char *s)
 	return wg_arena_strdup(&log->arena, s);
 }
 
+/*
+ * Changes come in runs: several about one object, by one plugin, for one
+ * reason.  A string equal to the one the record before holds in the same
+ * place is shared with it (the log's strings are never changed in place),
+ * so a run of them costs one copy: a change on every object of a large
+ * stream would otherwise copy its names once per change.
+ */
+static const char *dup_like(struct wg_log *log, const char *s,
+			    const char *prev)
+{
+	if (s && prev && (s == prev || strcmp(s, prev) == 0))
+		return prev;
+	return dup(log, s);
+}
+
+static void copy_ref_like(struct wg_log *log, struct wg_ref *dst,
+			  const struct wg_ref *src, const struct wg_ref *prev)
+{
+	static const struct wg_ref none;
+
+	if (!prev)
+		prev = &none;
+	dst->api_version = dup_like(log, src->api_version, prev->api_version);
+	dst->kind = dup_like(log, src->kind, prev->kind);
+	dst->name = dup_like(log, src->name, prev->name);
+	dst->namespace_ = dup_like(log, src->namespace_, prev->namespace_);
+	dst->file = dup_like(log, src->file, prev->file);
+	dst->index = src->index;
+}
+
 void wg_log_copy_ref(struct wg_log *log, struct wg_ref *dst,
 		     const struct wg_ref *src)
 {
-	dst->api_version = dup(log, src->api_version);
-	dst->kind = dup(log, src->kind);
-	dst->name = dup(log, src->name);
-	dst->namespace_ = dup(log, src->namespace_);
-	dst->file = dup(log, src->file);
-	dst->index = src->index;
+	copy_ref_like(log, dst, src, NULL);
 }
 
 void wg_log_add_diag(struct wg_log *log, const struct wg_diag *d)
@@ -61,16 +86,20 @@ void wg_log_add_change(struct wg_log *log, const struct wg_change *ch)
 {
 	struct wg_change *c;
 
+	static const struct wg_change none;
+	const struct wg_change *prev;
+
 	WG_GROW(log->changes, log->changes_cap, log->nchanges + 1);
+	prev = log->nchanges ? &log->changes[log->nchanges - 1] : &none;
 	c = &log->changes[log->nchanges++];
 	*c = *ch;
-	c->file = dup(log, ch->file);
-	c->field = dup(log, ch->field);
-	c->old_value = dup(log, ch->old_value);
-	c->new_value = dup(log, ch->new_value);
-	c->plugin = dup(log, ch->plugin);
-	c->reason = dup(log, ch->reason);
-	wg_log_copy_ref(log, &c->ref, &ch->ref);
+	c->file = dup_like(log, ch->file, prev->file);
+	c->field = dup_like(log, ch->field, prev->field);
+	c->old_value = dup_like(log, ch->old_value, prev->old_value);
+	c->new_value = dup_like(log, ch->new_value, prev->new_value);
+	c->plugin = dup_like(log, ch->plugin, prev->plugin);
+	c->reason = dup_like(log, ch->reason, prev->reason);
+	copy_ref_like(log, &c->ref, &ch->ref, &prev->ref);
 }
 
 const char *wg_severity_name(enum wg_severity s)
