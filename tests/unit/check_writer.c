@@ -180,6 +180,69 @@ START_TEST(edited_tree_writes_new_nodes_block_style)
 }
 END_TEST
 
+/* A document written piece by piece is the same text as its tree written
+ * whole, and the sink gets all of it, in order. */
+static int sink_into(void *data, const char *bytes, size_t len)
+{
+	wg_buf_add(data, bytes, len);
+	return 0;
+}
+
+START_TEST(pieces_write_what_the_whole_tree_writes)
+{
+	struct wg_ctx ctx;
+	struct wg_input in;
+	struct wg_resources list;
+	struct wg_buf whole = WG_BUF_INIT, stage = WG_BUF_INIT,
+		      sunk = WG_BUF_INIT;
+	struct wg_yaml_writer w;
+	const struct wg_node *root;
+
+	wg_ctx_init(&ctx);
+	wg_resources_init(&list);
+	ck_assert_int_eq(t_read(&ctx, &in,
+		"apiVersion: v1\nkind: Thing\nitems:\n- a: 1\n  b: [x, y]\n"
+		"- \"q\": |\n    text\nresults:\n- message: 'it: is'\n"
+		"  field: {path: spec}\n- message: two\n", &list), 0);
+	root = list.items[0]->root;
+	wg_yaml_writer_init(&w, &whole);
+	ck_assert_int_eq(wg_yaml_writer_doc(&w, root), 0);
+	ck_assert_int_eq(wg_yaml_writer_finish(&w), 0);
+	wg_yaml_writer_release(&w);
+
+	wg_yaml_writer_init(&w, &stage);
+	wg_yaml_writer_set_sink(&w, sink_into, &sunk);
+	ck_assert_int_eq(wg_yaml_writer_begin_doc(&w), 0);
+	ck_assert_int_eq(wg_yaml_writer_begin_map(&w), 0);
+	ck_assert_int_eq(wg_yaml_writer_key(&w, "apiVersion"), 0);
+	ck_assert_int_eq(wg_yaml_writer_node(&w, root->u.items[1]), 0);
+	ck_assert_int_eq(wg_yaml_writer_key(&w, "kind"), 0);
+	ck_assert_int_eq(wg_yaml_writer_node(&w, root->u.items[3]), 0);
+	ck_assert_int_eq(wg_yaml_writer_key(&w, "items"), 0);
+	ck_assert_int_eq(wg_yaml_writer_node(&w, root->u.items[5]), 0);
+	ck_assert_int_eq(wg_yaml_writer_key(&w, "results"), 0);
+	ck_assert_int_eq(wg_yaml_writer_begin_seq(&w), 0);
+	for (unsigned i = 0; i < root->u.items[7]->len; i++)
+		ck_assert_int_eq(wg_yaml_writer_node(&w,
+				 root->u.items[7]->u.items[i]), 0);
+	ck_assert_int_eq(wg_yaml_writer_end_seq(&w), 0);
+	ck_assert_int_eq(wg_yaml_writer_end_map(&w), 0);
+	ck_assert_int_eq(wg_yaml_writer_end_doc(&w), 0);
+	ck_assert_int_eq(wg_yaml_writer_finish(&w), 0);
+	wg_yaml_writer_release(&w);
+
+	ck_assert_uint_gt(whole.len, 0);
+	ck_assert_uint_eq(sunk.len, whole.len);
+	ck_assert_int_eq(memcmp(sunk.buf, whole.buf, whole.len), 0);
+	wg_buf_release(&whole);
+	wg_buf_release(&stage);
+	wg_buf_release(&sunk);
+	wg_resources_release(&list);
+	wg_input_release(&in);
+	wg_ctx_release(&ctx);
+}
+END_TEST
+
 static Suite *writer_suite(void)
 {
 	Suite *s = suite_create("writer");
@@ -196,6 +259,7 @@ static Suite *writer_suite(void)
 	tcase_add_test(tc, json_rejects_infinity);
 	tcase_add_test(tc, flow_rendering);
 	tcase_add_test(tc, edited_tree_writes_new_nodes_block_style);
+	tcase_add_test(tc, pieces_write_what_the_whole_tree_writes);
 	suite_add_tcase(s, tc);
 	return s;
 }
