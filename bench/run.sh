@@ -290,6 +290,14 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 # ---- report --------------------------------------------------------------
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 bytes() { wc -c <"$data/$1/stream.yaml"; }
+# What a tool reads: fn its ResourceList (a few % larger than the stream),
+# the others the stream.  RSS / input divides by it.
+in_bytes() {
+	case $2 in
+	fn) wc -c <"$data/$1/resourcelist.yaml" ;;
+	*) bytes "$1" ;;
+	esac
+}
 
 table() {
 	echo "| objects | input MB | tool | median s | min–max s | CPU s | MB/s | peak RSS MB | RSS / input | time / floor |"
@@ -307,7 +315,7 @@ table() {
 				"$(cpu_s "$k")" \
 				"$(calc %.1f "$b / 1e6 / ${med[$k]}")" \
 				"$(calc %.1f "${rss[$k]} / 1024")" \
-				"$(calc %.2f "${rss[$k]} * 1024 / $b")" \
+				"$(calc %.2f "${rss[$k]} * 1024 / $(in_bytes "$s" "$tool")")" \
 				"$(calc %.2f "${med[$k]} / ${med[$s:floor]}")"
 		done
 	done
@@ -369,7 +377,13 @@ icount() {
 # time as the issue says; the CPU-time figure is given beside it.
 verdict() { awk "BEGIN { exit !($1) }" && echo met || echo "NOT met"; }
 targets() {
-	local r
+	local r ig=
+	# Linear means growing no faster than the input: time 50k / 10k at
+	# most 10% (issue 8) or 15% (issue 20) above the input's own growth.
+	# Growing slower is not a failure (fixed costs and the warm-up of
+	# the smaller run amortise; the floor itself does it).
+	[ -f "$data/50k/stream.yaml" ] && [ -f "$data/10k/stream.yaml" ] \
+		&& ig=$(calc %.2f "$(bytes 50k) / $(bytes 10k)")
 	if [ -n "${med[50k:build]:-}" ]; then
 		r=$(calc %.2f "${med[50k:build]} / ${med[50k:floor]}")
 		echo "- build ≤ 1.3 × floor at 50k: $r × (CPU $(cpu_ratio 50k:build 50k:floor) ×; read and written on $jobs threads) — $(verdict "$r <= 1.3")"
@@ -388,7 +402,7 @@ targets() {
 		local g
 		for tool in build build1 fmt fmt1; do
 			g=$(calc %.2f "${med[50k:$tool]} / ${med[10k:$tool]}")
-			echo "- $(label "$tool") grows linearly (50k / 10k within 10% of 5×): $g × (CPU $(cpu_ratio "50k:$tool" "10k:$tool") ×) — $(verdict "$g >= 4.5 && $g <= 5.5")"
+			echo "- $(label "$tool") grows linearly (50k / 10k time at most 10% above the input's $ig ×): $g × (CPU $(cpu_ratio "50k:$tool" "10k:$tool") ×) — $(verdict "$g <= $ig * 1.10")"
 		done
 	fi
 	# issue 20: migrate within 1.5 x build's CPU; every command linear
@@ -401,7 +415,7 @@ targets() {
 	if [ -n "${med[50k:check]:-}" ] && [ -n "${med[10k:check]:-}" ]; then
 		for tool in check migrate mdiff fn; do
 			g=$(calc %.2f "${med[50k:$tool]} / ${med[10k:$tool]}")
-			echo "- $(label "$tool") grows linearly (50k / 10k within 15% of 5×): $g × (CPU $(cpu_ratio "50k:$tool" "10k:$tool") ×) — $(verdict "$g >= 4.25 && $g <= 5.75")"
+			echo "- $(label "$tool") grows linearly (50k / 10k time at most 15% above the input's $ig ×): $g × (CPU $(cpu_ratio "50k:$tool" "10k:$tool") ×) — $(verdict "$g <= $ig * 1.15")"
 		done
 	fi
 	# On the largest streams: at 1k the fixed cost of the process
@@ -410,8 +424,8 @@ targets() {
 		case $s in 1k|2k) [ ${#sizes[@]} -gt 1 ] && continue ;; esac
 		for tool in $(tools_for "$s"); do
 			case $tool in floor|kustomize|migrate|mdiff) continue ;; esac
-			r=$(calc %.2f "${rss[$s:$tool]} * 1024 / $(bytes "$s")")
-			echo "- $(label "$tool") peak RSS ≤ 3 × input at $s: $r × — $(verdict "$r <= 3")"
+			r=$(calc %.2f "${rss[$s:$tool]} * 1024 / $(in_bytes "$s" "$tool")")
+			echo "- $(label "$tool") peak RSS ≤ 3 × its input at $s: $r × — $(verdict "$r <= 3")"
 		done
 	done
 }
