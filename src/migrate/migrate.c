@@ -27,7 +27,8 @@ struct payload {
 	struct wg_migrate_file *file;
 	size_t doc;		/* index into file->docs */
 	long item;		/* index in the List's items, -1 */
-	struct wg_node *before;	/* the tree before the chain ran */
+	struct wg_node *before;	/* the tree before the chain ran (its
+				   scalar nodes shared: wg_node_clone_shape) */
 };
 
 /* ---- templates ---------------------------------------------------------- */
@@ -287,7 +288,7 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 						      res->root);
 			if (pl->item < 0 && (res->flags & WG_RES_LIST_ITEM))
 				nested = true;
-			pl->before = wg_node_clone(&list->arena, res->root);
+			pl->before = wg_node_clone_shape(&list->arena, res->root);
 			res->payload = pl;
 		}
 	}

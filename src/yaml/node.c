@@ -196,6 +196,29 @@ struct wg_node *wg_node_clone(struct wg_arena *arena,
 	return n;
 }
 
+struct wg_node *wg_node_clone_shape(struct wg_arena *arena,
+				    struct wg_node *node)
+{
+	struct wg_node *n;
+	size_t k;
+
+	if (node->kind == WG_NODE_SCALAR)
+		return node;
+	n = alloc_node(arena, node->kind, wg_node_tag(node),
+		       wg_node_line(node), wg_node_col(node));
+	n->style = node->style;
+	n->flags = (node->flags & ~(unsigned)(WG_NODE_GROWN | WG_NODE_EXT))
+		   | (n->flags & (unsigned)WG_NODE_EXT);
+	if (!(node->flags & WG_NODE_NEW) && !wg_node_has_pos(node))
+		wg_node_forget_pos(n);
+	n->len = node->len;
+	k = slots(node);
+	n->u.items = k ? wg_arena_alloc(arena, k * sizeof(*n->u.items)) : NULL;
+	for (size_t i = 0; i < k; i++)
+		n->u.items[i] = wg_node_clone_shape(arena, node->u.items[i]);
+	return n;
+}
+
 bool wg_scalar_is(const struct wg_node *n, const char *s)
 {
 	size_t len;
