@@ -215,6 +215,43 @@ START_TEST(clone_keeps_tags_and_styles)
 }
 END_TEST
 
+/* A shape snapshot shares the leaves and copies the collections: edits
+ * of the tree's collections (all a transform makes) leave it as it was. */
+START_TEST(shape_snapshot_survives_collection_edits)
+{
+	struct wg_ctx ctx;
+	struct wg_input in;
+	struct wg_resources list;
+	struct wg_node *root = parse("a: 1\nb: [x, !t y]\nc: {d: {e: f}}\n",
+				     &in, &list, &ctx);
+	struct wg_node *snap = wg_node_clone_shape(&arena, root);
+	struct wg_node *b = wg_map_get(root, "b");
+
+	ck_assert_ptr_ne(snap, root);
+	ck_assert_ptr_ne(wg_map_get(snap, "b"), b);
+	ck_assert_ptr_eq(wg_map_get(snap, "a"), wg_map_get(root, "a"));
+	ck_assert_ptr_eq(wg_seq_item(wg_map_get(snap, "b"), 1),
+			 wg_seq_item(b, 1));
+	ck_assert_uint_eq(wg_node_line(wg_map_get(snap, "c")),
+			  wg_node_line(wg_map_get(root, "c")));
+	ck_assert_str_eq(wg_node_tag(wg_seq_item(wg_map_get(snap, "b"), 1)),
+			 "!t");
+
+	wg_map_set(&arena, root, "a", wg_node_new_plain(&arena, "2"));
+	wg_seq_delete_at(b, 0);
+	wg_seq_append(&arena, b, wg_node_new_plain(&arena, "z"));
+	wg_map_delete(wg_map_get(wg_map_get(root, "c"), "d"), "e");
+	wg_map_set(&arena, root, "new", wg_node_new_map(&arena));
+
+	ck_assert(wg_scalar_is(wg_map_get(snap, "a"), "1"));
+	ck_assert_uint_eq(snap->len, 3);
+	ck_assert_uint_eq(wg_map_get(snap, "b")->len, 2);
+	ck_assert(wg_scalar_is(wg_seq_item(wg_map_get(snap, "b"), 0), "x"));
+	ck_assert(wg_scalar_is(wg_path_get(snap, "c.d.e"), "f"));
+	done(&in, &list, &ctx);
+}
+END_TEST
+
 struct walk_log {
 	struct wg_buf paths;
 };
@@ -326,6 +363,7 @@ static Suite *node_suite(void)
 	tcase_add_test(tc, sequence_insert_and_delete);
 	tcase_add_test(tc, equal_ignores_key_order_and_style_only);
 	tcase_add_test(tc, clone_keeps_tags_and_styles);
+	tcase_add_test(tc, shape_snapshot_survives_collection_edits);
 	tcase_add_test(tc, walk_visits_in_order_with_paths);
 	tcase_add_test(tc, null_detection);
 	tcase_add_test(tc, booleans_read_as_kubectl_reads_them);
