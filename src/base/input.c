@@ -33,6 +33,7 @@ int wg_input_read_fd(struct wg_ctx *ctx, int fd, const char *name,
 	 * see the end without growing). */
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		b.buf = wg_xmalloc((size_t)st.st_size + 2);
+		wg_advise_huge(b.buf, (size_t)st.st_size + 2);
 		b.cap = (size_t)st.st_size + 2;
 		b.buf[0] = '\0';
 	}
