@@ -370,9 +370,8 @@ static void runtimeclasses(struct run *r)
 	wg_ctx_init(&scratch);
 	if (r->rc_count && stat(r->rc_target, &st) == 0
 	    && wg_input_read(&scratch, r->rc_target, &in) == 0) {
-		r->rc_old = in.data;
 		r->rc_old_len = in.len;
-		in.data = NULL;
+		r->rc_old = wg_input_take_data(&in);
 		wg_input_release(&in);
 	}
 	wg_ctx_release(&scratch);

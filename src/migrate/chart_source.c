@@ -197,7 +197,7 @@ static struct wg_node *parse_values(struct wg_ctx *ctx, struct wg_chart *c,
 				    const char *name, char *text, size_t len,
 				    int *rc)
 {
-	struct wg_input in = { (char *)name, text, len };
+	struct wg_input in = { (char *)name, text, len, 0 };
 	struct wg_reader r;
 	struct wg_node *root = NULL;
 	unsigned index;
@@ -228,9 +228,8 @@ static struct wg_node *read_values(struct wg_ctx *ctx, struct wg_chart *c,
 		*rc = -1;
 		return NULL;
 	}
-	text = in.data;		/* parse_values keeps it */
-	in.data = NULL;
 	len = in.len;
+	text = wg_input_take_data(&in);	/* parse_values keeps it */
 	wg_input_release(&in);
 	return parse_values(ctx, c, path, text, len, rc);
 }
@@ -258,9 +257,8 @@ static char *tree_read(struct wg_ctx *ctx, const struct tree *t,
 
 		if (is_file(p)) {
 			if (wg_input_read(ctx, p, &in) == 0) {
-				text = in.data;
 				*len = in.len;
-				in.data = NULL;
+				text = wg_input_take_data(&in);
 				wg_input_release(&in);
 			} else {
 				*rc = -1;

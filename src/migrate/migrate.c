@@ -579,6 +579,7 @@ static bool reads_back(struct finisher *fin, const struct docstate *ds,
 	in.name = fin->f->in.name;
 	in.data = wg_xstrndup(text, len);
 	in.len = len;
+	in.mapped = 0;
 	expected(ds, &want);
 	same = wg_read_stream(&scratch, &in, &got) == 0
 	       && !wg_ctx_failed(&scratch) && got.len == want.len;

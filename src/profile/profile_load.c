@@ -111,7 +111,7 @@ static struct wg_node *parse(struct wg_ctx *ctx, struct wg_profile *p,
 			     const char *file, const char *data, size_t len)
 {
 	struct wg_input in = {
-		(char *)file, wg_arena_strndup(&p->arena, data, len), len,
+		(char *)file, wg_arena_strndup(&p->arena, data, len), len, 0,
 	};
 	struct wg_reader r;
 	struct wg_node *root = NULL, *extra = NULL;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "wingen/base/alloc.h"
 #include "wingen/base/input.h"
 
 static char dir[64];
@@ -34,6 +35,60 @@ static void touch(const char *name)
 	ck_assert_ptr_nonnull(f);
 	fclose(f);
 }
+
+/* A file of size bytes: "k: v\n" lines, the last one cut to fit. */
+static void write_sized(const char *path, size_t size)
+{
+	FILE *f = fopen(path, "w");
+	char line[] = "key: value\n";
+
+	ck_assert_ptr_nonnull(f);
+	for (size_t n = 0; n < size; n += sizeof(line) - 1)
+		fwrite(line, 1, size - n < sizeof(line) - 1 ? size - n
+			      : sizeof(line) - 1, f);
+	fclose(f);
+}
+
+/* Large files are mapped, others read, and either way the content is the
+ * file's, NUL-terminated; taking the data gives a malloc'd copy. */
+START_TEST(large_files_mapped_with_the_same_content)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t sizes[] = { 100, WG_HUGE_MIN + 7, WG_HUGE_MIN + (size_t)page,
+			   WG_HUGE_MIN - 1 };
+	bool mapped[] = { false, true, false, false };
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++) {
+		char path[128];
+		struct wg_ctx ctx;
+		struct wg_input in;
+		char *taken;
+
+		snprintf(path, sizeof(path), "%s/f%zu.yaml", dir, i);
+		write_sized(path, sizes[i]);
+		wg_ctx_init(&ctx);
+		ck_assert_int_eq(wg_input_read(&ctx, path, &in), 0);
+		ck_assert_uint_eq(in.len, sizes[i]);
+		ck_assert_int_eq(in.mapped != 0, mapped[i]);
+		ck_assert_int_eq(in.data[in.len], '\0');
+		ck_assert_int_eq(memcmp(in.data, "key: value\nkey", 14), 0);
+		ck_assert_int_eq(in.data[in.len - 1],
+				 "key: value\n"[(sizes[i] - 1) % 11]);
+		in.data[0] = 'K';	/* private: the file keeps its text */
+		taken = wg_input_take_data(&in);
+		ck_assert_ptr_null(in.data);
+		ck_assert_int_eq(taken[0], 'K');
+		ck_assert_int_eq(taken[sizes[i]], '\0');
+		free(taken);
+		wg_input_release(&in);
+		ck_assert_int_eq(wg_input_read(&ctx, path, &in), 0);
+		ck_assert_int_eq(in.data[0], 'k');
+		wg_input_release(&in);
+		wg_ctx_release(&ctx);
+		unlink(path);
+	}
+}
+END_TEST
 
 /* Regression: an empty folder passed qsort() a NULL array (UBSan). */
 START_TEST(empty_folder_gives_no_files)
@@ -82,6 +137,7 @@ static Suite *input_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, empty_folder_gives_no_files);
 	tcase_add_test(tc, folder_files_sorted_and_filtered);
+	tcase_add_test(tc, large_files_mapped_with_the_same_content);
 	suite_add_tcase(s, tc);
 	return s;
 }

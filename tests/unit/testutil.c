@@ -14,6 +14,7 @@ void t_input(struct wg_input *in, const char *name, const char *text)
 	in->name = wg_xstrdup(name);
 	in->len = strlen(text);
 	in->data = wg_xstrndup(text, in->len);
+	in->mapped = 0;
 }
 
 int t_read(struct wg_ctx *ctx, struct wg_input *in, const char *text,

@@ -22,6 +22,9 @@ struct wg_input {
 	char *name;	/* path as given, or WG_STDIN_NAME; owned */
 	char *data;	/* content, NUL-terminated; owned */
 	size_t len;
+	size_t mapped;	/* 0: data is malloc'd; else the length of the
+			   private file mapping data is (release with
+			   wg_input_release, take with wg_input_take_data) */
 };
 
 /*
@@ -37,6 +40,10 @@ int wg_input_read_fd(struct wg_ctx *ctx, int fd, const char *name,
 		     struct wg_input *in);
 
 void wg_input_release(struct wg_input *in);
+
+/* in's data as a malloc'd NUL-terminated string the caller owns (a copy
+ * when it was mapped); in->data is NULL afterwards. */
+char *wg_input_take_data(struct wg_input *in);
 
 /* What stdin is, for the notes a command gives about it. */
 enum wg_stdin_kind {
