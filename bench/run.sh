@@ -217,7 +217,7 @@ median() {
 
 # One run of a tool under GNU time: appends wall seconds, CPU seconds
 # (user + system) and peak RSS (KB) to the samples of key.
-declare -A s_wall s_cpu s_rss
+declare -A s_wall s_cpu s_rss s_err
 run_once() {
 	local key=$1 cmd=$2 t0 t1 u sy m
 	t0=$(date +%s%N)
@@ -232,6 +232,7 @@ run_once() {
 	s_wall[$key]+="$(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.6f", d / 1e9 }') "
 	s_cpu[$key]+="$(awk -v a="$u" -v b="$sy" 'BEGIN { print a + b }') "
 	s_rss[$key]+="$m "
+	s_err[$key]=$(wc -c <"$data/run.err")
 }
 
 # Sets med/lo/hi/cpu/rss[key] from the samples.
@@ -317,6 +318,21 @@ table() {
 				"$(calc %.1f "${rss[$k]} / 1024")" \
 				"$(calc %.2f "${rss[$k]} * 1024 / $(in_bytes "$s" "$tool")")" \
 				"$(calc %.2f "${med[$k]} / ${med[$s:floor]}")"
+		done
+	done
+}
+
+# Bytes each command wrote to stderr (its diagnostics; issue 20: under
+# 1% of the input for build on the broad stream at 50k).
+stderr_table() {
+	echo "| objects | tool | stderr bytes | / input |"
+	echo "|---:|---|---:|---:|"
+	for s in "${sizes[@]}"; do
+		for tool in build build1 fn; do
+			[ -n "${s_err[$s:$tool]:-}" ] || continue
+			printf '| %s | %s | %s | %s%% |\n' "$s" "$(label "$tool")" \
+				"${s_err[$s:$tool]}" \
+				"$(calc %.2f "${s_err[$s:$tool]} * 100 / $(in_bytes "$s" "$tool")")"
 		done
 	done
 }
@@ -490,6 +506,10 @@ report() {
 	[ -n "$g" ] && { echo; echo "## Growth from 10k to 50k objects"; echo; echo "$g"; }
 	g=$(icount)
 	[ -n "$g" ] && { echo; echo "## Instruction counts, 1k stream (callgrind)"; echo; echo "$g"; }
+	echo
+	echo "## Diagnostics (stderr of the last run)"
+	echo
+	stderr_table
 	echo
 	echo "## Targets of issue 8"
 	echo
