@@ -299,7 +299,7 @@ START_TEST(batch_sizes)
 {
 	ck_assert_uint_eq(wg_emit_batch_docs(50000, 1), 50000);
 	ck_assert_uint_eq(wg_emit_batch_docs(0, 1), 1);
-	ck_assert_uint_eq(wg_emit_batch_docs(50000, 2), 512);
+	ck_assert_uint_eq(wg_emit_batch_docs(50000, 2), 256);
 	ck_assert_uint_eq(wg_emit_batch_docs(1000, 2), 62);
 	ck_assert_uint_eq(wg_emit_batch_docs(10, 4), 16);
 	ck_assert_uint_ge(wg_emit_cpus(), 1);
