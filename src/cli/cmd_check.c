@@ -61,27 +61,40 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* The number of distinct objects the changes are about. */
+/* Whether two refs are the same strings: the log shares a record's
+ * strings with the record before when they are equal (diag.c), so a run
+ * of changes to one object is one key. */
+static bool same_ref_strings(const struct wg_ref *a, const struct wg_ref *b)
+{
+	return a->file == b->file && a->index == b->index
+	       && a->kind == b->kind && a->namespace_ == b->namespace_
+	       && a->name == b->name;
+}
+
 static size_t objects_changed(const struct wg_log *log)
 {
 	char **keys = wg_xcalloc(log->nchanges + 1, sizeof(*keys));
-	size_t n = 0;
+	size_t n = 0, nkeys = 0;
 
 	for (size_t i = 0; i < log->nchanges; i++) {
 		const struct wg_ref *r = &log->changes[i].ref;
 		struct wg_buf k = WG_BUF_INIT;
+
+		if (i && same_ref_strings(r, &log->changes[i - 1].ref))
+			continue;	/* the key of the one before */
 
 		wg_buf_addf(&k, "%s\037%u\037%s\037%s\037%s",
 			    r->file ? r->file : "", r->index,
 			    r->kind ? r->kind : "",
 			    r->namespace_ ? r->namespace_ : "",
 			    r->name ? r->name : "");
-		keys[i] = wg_buf_detach(&k, NULL);
+		keys[nkeys++] = wg_buf_detach(&k, NULL);
 	}
-	qsort(keys, log->nchanges, sizeof(*keys), cmp_str);
-	for (size_t i = 0; i < log->nchanges; i++)
+	qsort(keys, nkeys, sizeof(*keys), cmp_str);
+	for (size_t i = 0; i < nkeys; i++)
 		if (i == 0 || strcmp(keys[i], keys[i - 1]) != 0)
 			n++;
-	for (size_t i = 0; i < log->nchanges; i++)
+	for (size_t i = 0; i < nkeys; i++)
 		free(keys[i]);
 	free(keys);
 	return n;
