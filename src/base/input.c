@@ -147,7 +147,9 @@ enum wg_stdin_kind wg_stdin_kind(void)
 void wg_input_release(struct wg_input *in)
 {
 	free(in->name);
-	if (in->mapped && in->data)
+	/* mapped == len for a mapping (map_file): a hand-filled input that
+	 * left mapped unset is then still freed, not unmapped */
+	if (in->mapped && in->mapped == in->len && in->data)
 		munmap(in->data, in->mapped);
 	else
 		free(in->data);
@@ -158,7 +160,7 @@ char *wg_input_take_data(struct wg_input *in)
 {
 	char *data = in->data;
 
-	if (in->mapped && data) {
+	if (in->mapped && in->mapped == in->len && data) {
 		data = wg_xstrndup(in->data, in->len);
 		munmap(in->data, in->mapped);
 	}
