@@ -13,7 +13,9 @@
  * Blocks grow geometrically from 16 KiB to 1 MiB so a small document costs
  * little and a large stream makes few calls to malloc.  A request larger
  * than a block gets a block of its own.  Once an arena holds WG_HUGE_MIN
- * bytes (a large stream's tree), its blocks are 4 MiB of huge pages
+ * bytes (a large stream's tree), its blocks for small requests (the ones
+ * that fill a block, not the ones that get one of their own: a huge page
+ * counts whole once touched) are 4 MiB of huge pages
  * (alloc.h: the faults of first touches, not the instructions, were most
  * of the difference between a large run and the floor).
  */
@@ -35,7 +37,7 @@ static struct wg_arena_block *new_block(struct wg_arena *arena, size_t need)
 
 	if (size > BLOCK_MAX)
 		size = BLOCK_MAX;
-	if (arena->used >= WG_HUGE_MIN && need <= BLOCK_HUGE - sizeof(*b)) {
+	if (arena->used >= WG_HUGE_MIN && need <= BLOCK_MAX / 4) {
 		size = BLOCK_HUGE - sizeof(*b);
 		b = wg_xmalloc_huge(BLOCK_HUGE);
 	} else {

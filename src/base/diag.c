@@ -84,10 +84,9 @@ void wg_log_extend_message(struct wg_log *log, size_t i, const char *more)
 
 void wg_log_add_change(struct wg_log *log, const struct wg_change *ch)
 {
-	struct wg_change *c;
-
 	static const struct wg_change none;
 	const struct wg_change *prev;
+	struct wg_change *c;
 
 	WG_GROW(log->changes, log->changes_cap, log->nchanges + 1);
 	prev = log->nchanges ? &log->changes[log->nchanges - 1] : &none;

@@ -58,15 +58,16 @@ int wg_input_read_fd(struct wg_ctx *ctx, int fd, const char *name,
 	struct stat st;
 
 	memset(in, 0, sizeof(*in));
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
-	    && (size_t)st.st_size <= ctx->limits.max_input_bytes
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		st.st_size = 0;		/* a pipe or a terminal: read it */
+	if ((size_t)st.st_size <= ctx->limits.max_input_bytes
 	    && map_file(fd, &st, in)) {
 		in->name = wg_xstrdup(name);
 		return 0;
 	}
 	/* A regular file is read into one exact allocation (+1 probe byte to
 	 * see the end without growing). */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+	if (st.st_size > 0) {
 		b.buf = wg_xmalloc((size_t)st.st_size + 2);
 		wg_advise_huge(b.buf, (size_t)st.st_size + 2);
 		b.cap = (size_t)st.st_size + 2;

@@ -60,7 +60,6 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The number of distinct objects the changes are about. */
 /* Whether two refs are the same strings: the log shares a record's
  * strings with the record before when they are equal (diag.c), so a run
  * of changes to one object is one key. */
@@ -71,6 +70,7 @@ static bool same_ref_strings(const struct wg_ref *a, const struct wg_ref *b)
 	       && a->name == b->name;
 }
 
+/* The number of distinct objects the changes are about. */
 static size_t objects_changed(const struct wg_log *log)
 {
 	char **keys = wg_xcalloc(log->nchanges + 1, sizeof(*keys));

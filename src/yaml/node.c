@@ -169,13 +169,18 @@ static size_t slots(const struct wg_node *n)
 	return n->kind == WG_NODE_MAP ? 2 * (size_t)n->len : n->len;
 }
 
-struct wg_node *wg_node_clone(struct wg_arena *arena,
-			      const struct wg_node *node)
+/* A copy of node; share_leaves: its scalar nodes are node's own (the
+ * caller's const promise does not hold for them: see the header). */
+static struct wg_node *copy(struct wg_arena *arena,
+			    const struct wg_node *node, bool share_leaves)
 {
-	struct wg_node *n = alloc_node(arena, node->kind, wg_node_tag(node),
-				       wg_node_line(node), wg_node_col(node));
+	struct wg_node *n;
 	size_t k;
 
+	if (share_leaves && node->kind == WG_NODE_SCALAR)
+		return (struct wg_node *)node;
+	n = alloc_node(arena, node->kind, wg_node_tag(node),
+		       wg_node_line(node), wg_node_col(node));
 	n->style = node->style;
 	/* A clone shares strings but owns none of them (see reader.h); it
 	 * has a prefix exactly when alloc_node() gave it one. */
@@ -192,31 +197,20 @@ struct wg_node *wg_node_clone(struct wg_arena *arena,
 	k = slots(node);
 	n->u.items = k ? wg_arena_alloc(arena, k * sizeof(*n->u.items)) : NULL;
 	for (size_t i = 0; i < k; i++)
-		n->u.items[i] = wg_node_clone(arena, node->u.items[i]);
+		n->u.items[i] = copy(arena, node->u.items[i], share_leaves);
 	return n;
+}
+
+struct wg_node *wg_node_clone(struct wg_arena *arena,
+			      const struct wg_node *node)
+{
+	return copy(arena, node, false);
 }
 
 struct wg_node *wg_node_clone_shape(struct wg_arena *arena,
 				    struct wg_node *node)
 {
-	struct wg_node *n;
-	size_t k;
-
-	if (node->kind == WG_NODE_SCALAR)
-		return node;
-	n = alloc_node(arena, node->kind, wg_node_tag(node),
-		       wg_node_line(node), wg_node_col(node));
-	n->style = node->style;
-	n->flags = (node->flags & ~(unsigned)(WG_NODE_GROWN | WG_NODE_EXT))
-		   | (n->flags & (unsigned)WG_NODE_EXT);
-	if (!(node->flags & WG_NODE_NEW) && !wg_node_has_pos(node))
-		wg_node_forget_pos(n);
-	n->len = node->len;
-	k = slots(node);
-	n->u.items = k ? wg_arena_alloc(arena, k * sizeof(*n->u.items)) : NULL;
-	for (size_t i = 0; i < k; i++)
-		n->u.items[i] = wg_node_clone_shape(arena, node->u.items[i]);
-	return n;
+	return copy(arena, node, true);
 }
 
 bool wg_scalar_is(const struct wg_node *n, const char *s)
