@@ -107,7 +107,7 @@ static int emit_batch(const struct emit_run *run, size_t b,
 		 * makes the batch's first document a second one ("---").
 		 */
 		if (wg_yaml_writer_doc(&w, doc_root(run, from - 1))
-		    || !yaml_emitter_flush(&w.emitter))
+		    || wg_yaml_writer_flush(&w))
 			rc = doc_failed(run, from - 1, &w, fail);
 		wg_buf_reset(text);
 	}
@@ -122,7 +122,7 @@ static int emit_batch(const struct emit_run *run, size_t b,
 	/* Only the stream's end is written as one ("..." may follow a block
 	 * scalar kept open); a batch before it just flushes. */
 	if (rc == 0 && (to == run->ndocs ? wg_yaml_writer_finish(&w) != 0
-					 : !yaml_emitter_flush(&w.emitter)))
+					 : wg_yaml_writer_flush(&w) != 0))
 		rc = doc_failed(run, to - 1, &w, fail);
 	wg_yaml_writer_release(&w);
 	return rc;

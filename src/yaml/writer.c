@@ -4,6 +4,7 @@
 
 #include "wingen/base/alloc.h"
 #include "wingen/yaml/scalar.h"
+#include "yaml/yaml_internal.h"
 
 /* What a streaming writer stages before handing it on (a quarter of a
  * megabyte: large enough for few writes, small beside any stream large
@@ -223,6 +224,34 @@ int wg_yaml_writer_doc_take(struct wg_yaml_writer *w, struct wg_node *root)
 	return rc;
 }
 
+/*
+ * After documents written directly, the emitter has seen none and would
+ * take its next one for the stream's first (no "---").  One document
+ * written and dropped makes the next a second one; the emitter flushes at
+ * each document's end, so all of its text is in out (no sink: the direct
+ * writer is off with one).
+ */
+static int skip_first_doc(struct wg_yaml_writer *w)
+{
+	size_t mark = w->out->len;
+	yaml_event_t e;
+
+	yaml_document_start_event_initialize(&e, NULL, NULL, NULL, 1);
+	if (emit(w, &e))
+		return -1;
+	yaml_scalar_event_initialize(&e, NULL, NULL, (yaml_char_t *)"~", 1,
+				     1, 1, YAML_PLAIN_SCALAR_STYLE);
+	if (emit(w, &e))
+		return -1;
+	yaml_document_end_event_initialize(&e, 1);
+	if (emit(w, &e))
+		return -1;
+	w->out->len = mark;
+	if (w->out->cap)
+		w->out->buf[mark] = '\0';
+	return 0;
+}
+
 int wg_yaml_writer_begin_doc(struct wg_yaml_writer *w)
 {
 	yaml_event_t e;
@@ -233,6 +262,9 @@ int wg_yaml_writer_begin_doc(struct wg_yaml_writer *w)
 			return -1;
 		w->open = true;
 	}
+	if (w->ndocs && !w->emitter_docs && skip_first_doc(w))
+		return -1;
+	w->emitter_docs = true;
 	yaml_document_start_event_initialize(&e, NULL, NULL, NULL, 1);
 	return emit(w, &e);
 }
@@ -245,6 +277,7 @@ int wg_yaml_writer_end_doc(struct wg_yaml_writer *w)
 	if (emit(w, &e))
 		return -1;
 	w->ndocs++;
+	w->last_direct = false;
 	return 0;
 }
 
@@ -302,15 +335,44 @@ int wg_yaml_writer_end_seq(struct wg_yaml_writer *w)
 
 int wg_yaml_writer_doc(struct wg_yaml_writer *w, const struct wg_node *root)
 {
+	if (!w->libyaml_only && !w->sink
+	    && wg_write_direct_doc(w->out, root, w->ndocs == 0,
+				   &w->open_ended)) {
+		w->ndocs++;
+		w->ndirect++;
+		w->last_direct = true;
+		return 0;
+	}
 	if (wg_yaml_writer_begin_doc(w) || emit_node(w, root, false, false))
 		return -1;
 	return wg_yaml_writer_end_doc(w);
+}
+
+int wg_yaml_writer_flush(struct wg_yaml_writer *w)
+{
+	/* an emitter that has not begun the stream holds nothing (all
+	 * documents so far went the direct way) */
+	if (w->open && !yaml_emitter_flush(&w->emitter)) {
+		w->error = w->sink_failed ? "cannot write the output"
+					  : "cannot write YAML";
+		return -1;
+	}
+	return 0;
 }
 
 int wg_yaml_writer_finish(struct wg_yaml_writer *w)
 {
 	yaml_event_t e;
 
+	if (w->last_direct) {
+		/* the emitter's stream end after that document (the
+		 * emitter itself has flushed all it was given) */
+		if (w->open_ended == 2)
+			wg_buf_addstr(w->out, "...\n");
+		w->last_direct = false;
+		w->open = false;
+		return 0;
+	}
 	if (!w->open)
 		return 0;
 	yaml_stream_end_event_initialize(&e);

@@ -11,6 +11,9 @@
  *    written again, is byte-identical;
  *  - the stream written in batches (emit_stream.h: one document a batch,
  *    or two, on one thread or two) is the one emitter's bytes;
+ *  - the writer's direct documents (src/yaml/write_direct.c) are the
+ *    bytes libyaml's emitter writes for them: the stream written with
+ *    every document through the emitter is the same;
  *  - the input read in pieces on threads (read_split.h, cut wherever a
  *    document starts), and read with the parser on a thread of its own
  *    (event_pipe.h, as fmt -j does), gives the one reader's resources,
@@ -127,6 +130,29 @@ static void check_batches(const struct wg_resources *list,
 	}
 }
 
+static void check_direct(const struct wg_resources *list,
+			 const struct wg_buf *whole)
+{
+	struct wg_buf out = WG_BUF_INIT;
+	struct wg_yaml_writer w;
+	int rc = 0;
+
+	wg_yaml_writer_init(&w, &out);
+	w.libyaml_only = true;
+	for (size_t i = 0; i < list->len && rc == 0; i++)
+		if (!(list->items[i]->flags & WG_RES_DELETED))
+			rc = wg_yaml_writer_doc(&w, list->items[i]->root);
+	FZ_CHECK(rc == 0 && wg_yaml_writer_finish(&w) == 0,
+		 "libyaml's emitter refuses what the writer wrote: %s",
+		 w.error ? w.error : "");
+	FZ_CHECK(out.len == whole->len
+		 && memcmp(out.buf, whole->buf, out.len) == 0,
+		 "libyaml's emitter alone writes\n%s\n---- not ----\n%s",
+		 out.buf, whole->buf);
+	wg_yaml_writer_release(&w);
+	wg_buf_release(&out);
+}
+
 /* As wg_read_stream(), with the parser on a thread of its own. */
 static int read_threaded(struct wg_ctx *ctx, const struct wg_input *in,
 			 struct wg_resources *list)
@@ -221,6 +247,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_fail("a stream that was read cannot be written");
 	}
 	check_batches(&l1, &o1);
+	check_direct(&l1, &o1);
 
 	wg_ctx_init(&c2);
 	must_read(&c2, &i2, "yaml", &o1, &l2);

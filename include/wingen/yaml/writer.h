@@ -41,6 +41,16 @@ struct wg_yaml_writer {
 	bool open;
 	bool take;		/* inside wg_yaml_writer_doc_take() */
 	const char *error;	/* libyaml's problem, after a failure */
+	/* Documents within the direct writer's subset (src/yaml/
+	 * yaml_internal.h: block collections, untagged ASCII scalars) are
+	 * written without libyaml's emitter, with the bytes it would write;
+	 * the rest go through it. */
+	bool libyaml_only;	/* every document through the emitter (for
+				   tests that compare the two) */
+	unsigned ndirect;	/* documents written directly */
+	bool last_direct;	/* the last document was */
+	bool emitter_docs;	/* the emitter has begun a document */
+	int open_ended;		/* the emitter's open_ended after it */
 };
 
 void wg_yaml_writer_init(struct wg_yaml_writer *w, struct wg_buf *out);
@@ -89,6 +99,10 @@ int wg_yaml_writer_node(struct wg_yaml_writer *w, const struct wg_node *n);
 int wg_yaml_writer_end_map(struct wg_yaml_writer *w);
 int wg_yaml_writer_end_seq(struct wg_yaml_writer *w);
 int wg_yaml_writer_end_doc(struct wg_yaml_writer *w);
+
+/* Passes on all text the emitter holds, without ending the stream (a
+ * stream written in batches: emit_stream.h).  Returns 0 or -1. */
+int wg_yaml_writer_flush(struct wg_yaml_writer *w);
 
 /* Ends the stream (no output for an empty stream).  Returns 0 or -1. */
 int wg_yaml_writer_finish(struct wg_yaml_writer *w);

@@ -1,0 +1,38 @@
+#ifndef WINGEN_YAML_INTERNAL_H
+#define WINGEN_YAML_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "wingen/base/buf.h"
+#include "wingen/yaml/node.h"
+
+/*
+ * The direct writer (write_direct.c), private to src/yaml/ (writer.c).
+ *
+ * Writes one document as libyaml 0.2.5's emitter writes it with wingen's
+ * settings (indent 2, no width limit, unicode, LF breaks, implicit document
+ * start and end), byte for byte, without going through the emitter's
+ * events: the emitter is a third of the work of writing a stream, most of
+ * it spent on copying, queueing and freeing each event's strings.
+ *
+ * It knows exactly the subset of trees Kubernetes documents are made of: a
+ * mapping or sequence at the root; block and flow collections (empty ones
+ * are written "{}" and "[]", and everything inside a flow collection in
+ * flow style, as the emitter writes them); untagged scalars of printable
+ * ASCII written plain, single- or double-quoted on one line, or as literal
+ * blocks; mapping keys that are such scalars and short enough to be simple
+ * keys (128 bytes).  Anything else (a tag, a folded block, a tab, a byte
+ * over 0x7e, a multi-line quoted scalar, a long or collection key, a
+ * scalar at the root) makes it refuse the whole document, and the caller
+ * gives that document to libyaml.
+ *
+ * first: the stream's first document (no "---" before it).  On success
+ * appends the text to out, sets *open_ended to the emitter's open_ended
+ * after the document (2 when it ended in a block scalar kept with "+":
+ * the stream's end is then "...") and returns true.  On refusal leaves
+ * out as it was and returns false.
+ */
+bool wg_write_direct_doc(struct wg_buf *out, const struct wg_node *root,
+			 bool first, int *open_ended);
+
+#endif
