@@ -93,11 +93,27 @@ static const unsigned long long role_low = BIT(',') | BIT('?') | BIT(':')
 static const unsigned long long role_high = BIT('[') | BIT(']') | BIT('{')
 					    | BIT('}');
 
+/* The indicators that make a first character take plain away, and the
+ * flow indicators anywhere after it. */
+static const unsigned long long first_low = BIT('#') | BIT(',') | BIT('&')
+	| BIT('*') | BIT('!') | BIT('>') | BIT('\'') | BIT('"') | BIT('%');
+static const unsigned long long first_high = BIT('[') | BIT(']')
+	| BIT('{') | BIT('}') | BIT('|') | BIT('@') | BIT('`');
+static const unsigned long long flow_low = BIT(',') | BIT('?');
+static const unsigned long long flow_high = BIT('[') | BIT(']') | BIT('{')
+					    | BIT('}');
+
+/* Whether ASCII c is in the set of two words low, high. */
+static bool in_set(unsigned char c, unsigned long long low,
+		   unsigned long long high)
+{
+	return ((c < 64 ? low : high) >> (c & 63)) & 1;
+}
+
 /* Printable ASCII without a role after the first character. */
 static bool quiet(unsigned char c)
 {
-	return c >= 0x20 && c <= 0x7e
-	       && !(((c < 64 ? role_low : role_high) >> (c & 63)) & 1);
+	return c >= 0x20 && c <= 0x7e && !in_set(c, role_low, role_high);
 }
 
 /* A letter or digit: no role first either. */
@@ -145,7 +161,7 @@ static bool analyse(const char *s, size_t len, struct scan *a)
 		if ((c < 0x20 && c != '\n') || c > 0x7e)
 			return false;
 		if (i == 0) {
-			if (strchr("#,[]{}&*!|>'\"%@`", c))
+			if (in_set(c, first_low, first_high))
 				flow_ind = block_ind = true;
 			if (c == '?' || c == ':') {
 				flow_ind = true;
@@ -154,7 +170,7 @@ static bool analyse(const char *s, size_t len, struct scan *a)
 			if (c == '-' && next_white)
 				flow_ind = block_ind = true;
 		} else {
-			if (strchr(",?[]{}", c))
+			if (in_set(c, flow_low, flow_high))
 				flow_ind = true;
 			if (c == ':') {
 				flow_ind = true;
