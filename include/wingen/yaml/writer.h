@@ -74,9 +74,10 @@ const struct wg_node *wg_yaml_unwritable(const struct wg_node *root);
 /* Appends one document.  Returns 0 or -1 (w->error set). */
 int wg_yaml_writer_doc(struct wg_yaml_writer *w, const struct wg_node *root);
 /*
- * As wg_yaml_writer_doc(), and hands the strings the reader adopted
- * (WG_NODE_OWNED, reader.h) to libyaml instead of copying them: the tree's
- * scalars are empty afterwards.  For a tree written once and dropped.
+ * As wg_yaml_writer_doc(), and, when the document goes through libyaml's
+ * emitter, hands it the strings the reader adopted (WG_NODE_OWNED,
+ * reader.h) instead of copying them: those scalars are empty afterwards.
+ * For a tree written once and dropped.
  */
 int wg_yaml_writer_doc_take(struct wg_yaml_writer *w, struct wg_node *root);
 
