@@ -375,6 +375,8 @@ struct finisher {
 	struct wg_pos_index own;	/* the whole file indexed here */
 	struct docstate *docs;
 	struct wg_arena arena;	/* paths, copies */
+	const struct wg_node **want;	/* reads_back's expected trees */
+	size_t want_cap;
 };
 
 static void doc_push(struct wg_resource ***items, size_t *len, size_t *cap,
@@ -553,43 +555,28 @@ static void plan_doc(struct finisher *fin, struct docstate *ds,
 	}
 }
 
-/* The objects a document should read back as, in order. */
-static void expected(const struct docstate *ds, struct wg_resources *out)
+/* The trees a document should read back as, in order, into fin->want. */
+static size_t expected(struct finisher *fin, const struct docstate *ds)
 {
+	size_t n = 0;
+
+	WG_GROW(fin->want, fin->want_cap, ds->nres + ds->nextra);
 	for (size_t i = 0; i < ds->nres; i++)
 		if (!(ds->res[i]->flags & WG_RES_DELETED))
-			wg_resources_append(out, ds->res[i]);
+			fin->want[n++] = ds->res[i]->root;
 	for (size_t i = 0; i < ds->nextra; i++)
-		wg_resources_append(out, ds->extra[i]);
+		fin->want[n++] = ds->extra[i]->root;
+	return n;
 }
 
 /* True when text reads back as exactly the objects of ds. */
 static bool reads_back(struct finisher *fin, const struct docstate *ds,
 		       const char *text, size_t len)
 {
-	struct wg_resources want, got;
-	struct wg_input in;
-	struct wg_ctx scratch;
-	bool same;
+	size_t n = expected(fin, ds);
 
-	wg_resources_init(&want);
-	wg_resources_init(&got);
-	wg_ctx_init(&scratch);
-	scratch.limits = fin->ctx->limits;
-	in.name = fin->f->in.name;
-	in.data = wg_xstrndup(text, len);
-	in.len = len;
-	in.mapped = 0;
-	expected(ds, &want);
-	same = wg_read_stream(&scratch, &in, &got) == 0
-	       && !wg_ctx_failed(&scratch) && got.len == want.len;
-	for (size_t i = 0; same && i < got.len; i++)
-		same = wg_tree_same(want.items[i]->root, got.items[i]->root);
-	free(in.data);
-	wg_ctx_release(&scratch);
-	wg_resources_release(&got);
-	wg_resources_release(&want);
-	return same;
+	return wg_migrate_reads_back(&fin->ctx->limits, fin->f->in.name, text,
+				     len, fin->want, n);
 }
 
 /* The document's root as it should be written: the List with its items
@@ -858,6 +845,7 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		free(fin.docs[d].extra);
 	}
 	free(fin.docs);
+	free(fin.want);
 	wg_pos_index_release(&fin.own);
 	wg_arena_release(&fin.arena);
 	return rc;

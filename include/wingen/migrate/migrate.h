@@ -261,6 +261,33 @@ void wg_tdiff_list_release(struct wg_tdiff_list *list);
  */
 bool wg_tree_same(const struct wg_node *a, const struct wg_node *b);
 
+/*
+ * Whether text (one document's region of an edited file, maybe with the
+ * documents added after it) reads back as exactly the objects want[0..n):
+ * read as wg_read_stream() reads a file, with limits and on a scratch
+ * context (nothing is reported), its objects (Lists read as their items,
+ * null documents skipped) n and each wg_tree_same() as the one of want.
+ * The usual text is decided from libyaml's events alone, without building
+ * trees (wg_readback_same); any other is read in full.  name is the file's,
+ * for the reader.
+ */
+bool wg_migrate_reads_back(const struct wg_limits *limits, const char *name,
+			   const char *text, size_t len,
+			   const struct wg_node *const *want, size_t n);
+
+/*
+ * The fast half of wg_migrate_reads_back(): true only when the text
+ * surely reads back as want[0..n), decided from the parser's events as
+ * they come.  false means unsure: the text differs, or holds what this
+ * does not follow (an alias, anchor or tag, a "<<" key, a scalar or List
+ * document, a mapping key that is no scalar, a BOM or a JSON value first,
+ * nesting past 64 levels, a limit or parse error), and must be read in
+ * full to know.
+ */
+bool wg_readback_same(const char *text, size_t len,
+		      const struct wg_node *const *want, size_t n,
+		      const struct wg_limits *limits);
+
 /* ---- text edits (migrate_textedit.c) ----------------------------------- */
 
 /*
