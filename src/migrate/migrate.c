@@ -377,6 +377,7 @@ struct finisher {
 	struct wg_arena arena;	/* paths, copies */
 	const struct wg_node **want;	/* reads_back's expected trees */
 	size_t want_cap;
+	struct wg_pos_map map;	/* plan_doc's, one object at a time */
 };
 
 static void doc_push(struct wg_resource ***items, size_t *len, size_t *cap,
@@ -514,7 +515,7 @@ static void plan_doc(struct finisher *fin, struct docstate *ds,
 		struct wg_resource *res = ds->res[i];
 		struct payload *pl = res->payload;
 		struct wg_tdiff_list changes = { NULL, 0, 0 };
-		struct wg_pos_map map = { NULL, NULL, 0, 0 };
+		struct wg_pos_map *map = &fin->map;
 		struct wg_migrate_refusal why;
 		struct wg_pos_node *pos;
 
@@ -540,8 +541,9 @@ static void plan_doc(struct finisher *fin, struct docstate *ds,
 				    "text", wg_node_line(pl->before), wg_node_col(pl->before),
 				    NULL);
 		} else {
-			wg_pos_map_add_tree(&map, pl->before, pos);
-			if (wg_migrate_plan(fin->ix, &map, &changes, 0,
+			wg_pos_map_clear(map);
+			wg_pos_map_add_tree(map, pl->before, pos);
+			if (wg_migrate_plan(fin->ix, map, &changes, 0,
 					    changes.len, edits, &why)) {
 				const char *path =
 					changes.items[why.change].path;
@@ -550,7 +552,6 @@ static void plan_doc(struct finisher *fin, struct docstate *ds,
 					    why.col, *path ? path : NULL);
 			}
 		}
-		wg_pos_map_release(&map);
 		wg_tdiff_list_release(&changes);
 	}
 }
@@ -846,6 +847,7 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 	}
 	free(fin.docs);
 	free(fin.want);
+	wg_pos_map_release(&fin.map);
 	wg_pos_index_release(&fin.own);
 	wg_arena_release(&fin.arena);
 	return rc;

@@ -1026,6 +1026,14 @@ struct wg_pos_node *wg_pos_map_get(const struct wg_pos_map *m,
 	return NULL;
 }
 
+void wg_pos_map_clear(struct wg_pos_map *m)
+{
+	/* values of empty slots are never read: only the keys need zeros */
+	if (m->cap)
+		memset(m->keys, 0, m->cap * sizeof(*m->keys));
+	m->len = 0;
+}
+
 void wg_pos_map_release(struct wg_pos_map *m)
 {
 	free(m->keys);

@@ -203,6 +203,10 @@ struct wg_pos_node *wg_pos_map_get(const struct wg_pos_map *map,
 				   const struct wg_node *node);
 void wg_pos_map_release(struct wg_pos_map *map);
 
+/* Empties map and keeps its table, for the next tree: one map serves the
+ * objects of a file one after the other without growing each time. */
+void wg_pos_map_clear(struct wg_pos_map *map);
+
 /* ---- tree diff (migrate_treediff.c) ----------------------------------- */
 
 /*
