@@ -267,13 +267,13 @@ static void pev_of(const struct builder *b, const yaml_event_t *e,
 static struct wg_pos_node *new_node(struct builder *b, int kind,
 				    const struct pev *e)
 {
-	struct wg_pos_node *n = wg_arena_zalloc(&b->ix->arena, sizeof(*n));
+	struct wg_pos_node *n = wg_arena_alloc(&b->ix->arena, sizeof(*n));
 
-	n->kind = (uint8_t)kind;
-	n->line = e->line;
-	n->col = e->col;
-	n->start = e->start;
-	n->end = e->end;
+	/* one store of the whole node, not a zalloc's memset call and the
+	 * fields after it (a node for every event of every document) */
+	*n = (struct wg_pos_node){ .kind = (uint8_t)kind, .line = e->line,
+				   .col = e->col, .start = e->start,
+				   .end = e->end };
 	return n;
 }
 
