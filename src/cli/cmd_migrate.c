@@ -574,6 +574,7 @@ int wg_cmd_migrate(int argc, char **argv)
 	struct migrate_opts o;
 	struct wg_pathlist paths = { 0 };
 	const char *profile_arg = NULL;
+	struct wg_migrate_scratch scratch = { 0 };
 	struct run r;
 	int rc;
 
@@ -642,10 +643,12 @@ int wg_cmd_migrate(int argc, char **argv)
 	if (!wg_ctx_failed(&r.ctx))
 		wg_migrate_assign(r.mf, r.nmf, &r.list);
 	/* every file, so every object that cannot be edited is reported */
+	o.mopts.scratch = &scratch;
 	for (size_t i = 0, ok = !wg_ctx_failed(&r.ctx); ok && i < r.nmf; i++) {
 		progress(&r, i, r.nmf, "editing", r.files.items[i]);
 		wg_migrate_finish(&r.ctx, &r.mf[i], &r.list, &o.mopts);
 	}
+	wg_migrate_scratch_release(&scratch);
 	progress_done(&r);
 	if (!wg_ctx_failed(&r.ctx) && !all_skipped(&r))
 		runtimeclasses(&r);	/* for the workloads of files migrated */

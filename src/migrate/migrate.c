@@ -378,7 +378,62 @@ struct finisher {
 	const struct wg_node **want;	/* reads_back's expected trees */
 	size_t want_cap;
 	struct wg_pos_map map;	/* plan_doc's, one object at a time */
+	struct wg_migrate_scratch *scratch;	/* where want, map and arena
+						   came from, or NULL */
 };
+
+/* Borrows the caller's reusable memory (wg_migrate_opts.scratch). */
+static void scratch_take(struct finisher *fin, struct wg_migrate_scratch *s)
+{
+	wg_arena_release(&fin->arena);
+	fin->arena = s->arena;
+	fin->map = s->map;
+	fin->want = s->want;
+	fin->want_cap = s->want_cap;
+	memset(s, 0, sizeof(*s));
+	fin->scratch = s;
+}
+
+/* Frees the finisher's memory, or hands it back emptied to the scratch
+ * it came from. */
+static void finisher_release(struct finisher *fin)
+{
+	struct wg_migrate_scratch *s = fin->scratch;
+
+	if (!s) {
+		free(fin->want);
+		wg_pos_map_release(&fin->map);
+		wg_arena_release(&fin->arena);
+		return;
+	}
+	wg_arena_clear(&fin->arena);
+	wg_pos_map_clear(&fin->map);
+	s->arena = fin->arena;
+	s->map = fin->map;
+	s->want = fin->want;
+	s->want_cap = fin->want_cap;
+}
+
+void wg_migrate_scratch_release(struct wg_migrate_scratch *s)
+{
+	free(s->want);
+	wg_pos_map_release(&s->map);
+	wg_arena_release(&s->arena);
+	memset(s, 0, sizeof(*s));
+}
+
+static void shrink_to_fit(struct wg_buf *b)
+{
+	char *p;
+
+	if (!b->buf || b->cap <= b->len + 1)
+		return;
+	p = realloc(b->buf, b->len + 1);
+	if (p) {	/* a failed shrink keeps the larger buffer */
+		b->buf = p;
+		b->cap = b->len + 1;
+	}
+}
 
 static void doc_push(struct wg_resource ***items, size_t *len, size_t *cap,
 		     struct wg_resource *res)
@@ -580,6 +635,42 @@ static bool reads_back(struct finisher *fin, const struct docstate *ds,
 				     len, fin->want, n);
 }
 
+/*
+ * The same for a document edited as text: one object in a document the
+ * scan recorded is read back by its edited runs of pairs alone
+ * (wg_readback_regions), and in full when that is unsure.  edits are
+ * relative to start, the document's text in the input [start, end), its
+ * edited text in f->out from mark.
+ */
+static bool reads_back_edited(struct finisher *fin, const struct docstate *ds,
+			      size_t d, const struct wg_edits *edits,
+			      size_t start, size_t end, size_t mark)
+{
+	struct wg_migrate_file *f = fin->f;
+	const char *text = f->out.buf + mark;
+	size_t len = f->out.len - mark;
+
+	if (fin->ix == &f->ix && d < fin->ix->ndocs
+	    && fin->ix->docs[d].recorded && fin->ix->docs[d].indexed
+	    && ds->nres == 1 && !ds->nextra
+	    && !(ds->res[0]->flags & WG_RES_DELETED)) {
+		const struct payload *pl = ds->res[0]->payload;
+
+		if (pl->item < 0
+		    && wg_readback_regions(fin->ix, fin->ix->docs[d].root,
+					   start, end, pl->before,
+					   ds->res[0]->root, edits, text, len,
+					   &fin->ctx->limits)) {
+			f->regions_read++;
+			if (fin->opts && fin->opts->check_regions
+			    && !reads_back(fin, ds, text, len))
+				f->regions_wrong++;
+			return true;
+		}
+	}
+	return reads_back(fin, ds, text, len);
+}
+
 /* The document's root as it should be written: the List with its items
  * as the chain left them, or the object. */
 static const struct wg_node *doc_root(struct finisher *fin,
@@ -747,6 +838,8 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 	fin.f = f;
 	fin.opts = opts;
 	wg_arena_init(&fin.arena);
+	if (opts && opts->scratch)
+		scratch_take(&fin, opts->scratch);
 	wg_buf_reset(&f->out);
 	/* the text grows by a few lines an object: no copies on the way */
 	wg_buf_grow(&f->out, f->in.len + f->in.len / 8 + 4096);
@@ -756,7 +849,7 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 	fin.ix = &f->ix;
 	if ((!f->scanned || f->ix.ndocs != f->ndocs) && index_whole(&fin)) {
 		wg_pos_index_release(&fin.own);
-		wg_arena_release(&fin.arena);
+		finisher_release(&fin);
 		return wg_report_at(ctx, WG_SEV_ERROR, f->in.name, 0, 0,
 				    "cannot index the file for editing");
 	}
@@ -793,8 +886,8 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 					   end - start, &f->out)) {
 				set_problem(ds, ds->res[0], "two edits overlap",
 					    0, 0, NULL);
-			} else if (!reads_back(&fin, ds, f->out.buf + mark,
-					       f->out.len - mark)) {
+			} else if (!reads_back_edited(&fin, ds, d, &edits,
+						      start, end, mark)) {
 				set_problem(ds, ds->res[0], "the edited text "
 					    "does not read back as the changed "
 					    "object", 0, 0, NULL);
@@ -846,9 +939,13 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		free(fin.docs[d].extra);
 	}
 	free(fin.docs);
-	free(fin.want);
-	wg_pos_map_release(&fin.map);
 	wg_pos_index_release(&fin.own);
-	wg_arena_release(&fin.arena);
+	finisher_release(&fin);
+	/* What the run keeps of a finished file until it writes: the new
+	 * text at its size (it was sized for growth), not the nodes of its
+	 * last edited document. */
+	shrink_to_fit(&f->out);
+	if (f->scanned)
+		wg_pos_index_drop_nodes(&f->ix);
 	return rc;
 }

@@ -44,8 +44,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static int migrate(struct wg_ctx *ctx, const char *text, size_t len,
 		   struct wg_migrate_file *f, struct wg_resources *list)
 {
-	static const struct wg_migrate_opts opts = { false };
+	/* every document read back by its edited runs is read whole too */
+	static const struct wg_migrate_opts opts = { .check_regions = true };
 	struct wg_input in;
+	int rc;
 
 	fz_input(&in, "m.yaml", (const uint8_t *)text, len);
 	memset(f, 0, sizeof(*f));
@@ -60,7 +62,12 @@ static int migrate(struct wg_ctx *ctx, const char *text, size_t len,
 		return 0;
 	if (wg_cli_run_chain(ctx, &profile, list) != 0 || wg_ctx_failed(ctx))
 		return -1;
-	return wg_migrate_finish(ctx, f, list, &opts) == 0 ? 1 : -1;
+	rc = wg_migrate_finish(ctx, f, list, &opts) == 0 ? 1 : -1;
+	if (f->regions_wrong)
+		fz_fail("%zu documents accepted by their edited runs do not "
+			"read back whole:\n%.*s", f->regions_wrong,
+			(int)f->out.len, f->out.buf);
+	return rc;
 }
 
 /* The edited text holds exactly the chain's objects of the file. */

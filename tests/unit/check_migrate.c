@@ -24,7 +24,7 @@ struct result {
 
 static struct result run(const char *text, edit_fn fn, bool fallback)
 {
-	struct wg_migrate_opts opts = { fallback };
+	struct wg_migrate_opts opts = { .reformat_fallback = fallback };
 	struct wg_migrate_file f;
 	struct wg_resources list;
 	struct wg_input in;
@@ -893,7 +893,7 @@ START_TEST(random_edits_over_the_corpus)
 	ls = popen(cmd, "r");
 	ck_assert_ptr_nonnull(ls);
 	while (fgets(path, sizeof(path), ls)) {
-		struct wg_migrate_opts opts = { false };
+		struct wg_migrate_opts opts = { .reformat_fallback = false };
 		struct wg_migrate_file f;
 		struct wg_resources list;
 		struct wg_ctx ctx;

@@ -159,6 +159,14 @@ int wg_pos_index_doc(struct wg_pos_index *ix, size_t d);
 int wg_pos_index_doc_tree(struct wg_pos_index *ix, size_t d,
 			  const struct wg_node *root);
 
+/*
+ * Forgets the nodes of the document built last (of a scanned index) and
+ * frees their memory; the lines and documents stay, so the index can
+ * build nodes again.  For a run that keeps many files' indexes while it
+ * works on one at a time.
+ */
+void wg_pos_index_drop_nodes(struct wg_pos_index *ix);
+
 /* Byte offset of a 0-based (line, column-in-characters) mark. */
 size_t wg_pos_offset(const struct wg_pos_index *ix, size_t line, size_t col);
 
@@ -397,6 +405,27 @@ int wg_migrate_plan(const struct wg_pos_index *ix, const struct wg_pos_map *map,
 void wg_migrate_style(const struct wg_pos_index *ix,
 		      struct wg_render_style *st);
 
+/* ---- read-back by regions (migrate_region.c) ---------------------------- */
+
+/*
+ * The fast read-back of one edited document that holds one object: true
+ * only when the edited text surely reads back as after, found by reading
+ * back alone the runs of sibling pairs that hold the edits (each from its
+ * first key's line to the next line with content at its column or less)
+ * and comparing before and after node by node everywhere else.  root is
+ * the document's position nodes in ix (a document the scan recorded: no
+ * alias, anchor, tag or "<<"), [doc_start, doc_end) its text in ix,
+ * before and after its object's trees, edits those wg_edits_apply() made
+ * (sorted; offsets from doc_start), text and len the edited document.
+ * false means unsure: the caller reads the whole document back.
+ */
+bool wg_readback_regions(const struct wg_pos_index *ix,
+			 const struct wg_pos_node *root, size_t doc_start,
+			 size_t doc_end, const struct wg_node *before,
+			 const struct wg_node *after,
+			 const struct wg_edits *edits, const char *text,
+			 size_t len, const struct wg_limits *limits);
+
 /* ---- files (migrate.c) ------------------------------------------------- */
 
 /*
@@ -419,6 +448,10 @@ struct wg_migrate_file {
 	bool changed;		/* out differs from the input */
 	size_t objects_changed;
 	size_t reformatted;	/* documents re-emitted by the writer */
+	size_t regions_read;	/* edited documents read back by their
+				   edited pairs alone (for tests) */
+	size_t regions_wrong;	/* of those, read back whole otherwise
+				   (opts.check_regions; must stay 0) */
 	/* where in and out differ, one region per changed document, in
 	 * order (for a diff that looks only there: wg_udiff_in()) */
 	struct wg_udiff_region *regions;
@@ -441,8 +474,29 @@ struct wg_migrate_file {
 	bool emptied;
 };
 
+/*
+ * Memory wg_migrate_finish() reuses from one file to the next: its position
+ * map, expected-tree array and arena (a run of 20,000 small files would
+ * otherwise grow a map from 64 slots and get fresh blocks 20,000 times).
+ * Zero it before the first use; wg_migrate_scratch_release() frees it.
+ */
+struct wg_migrate_scratch {
+	struct wg_pos_map map;
+	const struct wg_node **want;
+	size_t want_cap;
+	struct wg_arena arena;
+};
+
+void wg_migrate_scratch_release(struct wg_migrate_scratch *s);
+
 struct wg_migrate_opts {
 	bool reformat_fallback;	/* re-emit a document that cannot be edited */
+	/* tests: a document read back by its edited pairs alone is read
+	 * back whole as well, and a disagreement counted (regions_wrong) */
+	bool check_regions;
+	/* optional (NULL: each call allocates its own), not const: it is
+	 * the caller's to reuse across calls, one call at a time */
+	struct wg_migrate_scratch *scratch;
 };
 
 /*
