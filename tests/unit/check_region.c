@@ -113,6 +113,32 @@ static const char deployment[] =
 	"\n"
 	"---\n";
 
+/*
+ * The tree the chain would make of deployment, in flow style: its name,
+ * its app label, the container's securityContext and what the pod spec
+ * ends with.  malloc'd.
+ */
+static char *deployment_tree(const char *name, const char *app,
+			     const char *security, const char *last)
+{
+	size_t cap = 1024;
+	char *t = wg_xmalloc(cap);
+	int n = snprintf(t, cap,
+			 "apiVersion: apps/v1\nkind: Deployment\n"
+			 "metadata: {name: %s, labels: {app: %s}}\n"
+			 "spec:\n  template:\n    spec:\n"
+			 "      containers: [{name: web, image: nginx,"
+			 " securityContext: {%s}}]\n"
+			 "      volumes: [{name: data, emptyDir: {}}]\n"
+			 "%s", name, app, security, last);
+
+	ck_assert(n > 0 && (size_t)n < cap);
+	return t;
+}
+
+static const char pinned[] = "      nodeSelector: {kubernetes.io/os: linux}\n";
+static const char unchanged_security[] = "runAsUser: 1000, privileged: false";
+
 /* nodeSelector at the end of the pod spec: the pod spec's last pair and
  * the new one are read back, not the rest */
 START_TEST(pin_at_the_end_of_the_pod_spec)
@@ -120,16 +146,11 @@ START_TEST(pin_at_the_end_of_the_pod_spec)
 	struct edit e[] = { { "---", 0, 0,
 			      "      nodeSelector:\n"
 			      "        kubernetes.io/os: linux\n" } };
-	const char *intended =
-		"apiVersion: apps/v1\nkind: Deployment\n"
-		"metadata: {name: web, labels: {app: web}}\n"
-		"spec:\n  template:\n    spec:\n"
-		"      containers: [{name: web, image: nginx,"
-		" securityContext: {runAsUser: 1000, privileged: false}}]\n"
-		"      volumes: [{name: data, emptyDir: {}}]\n"
-		"      nodeSelector: {kubernetes.io/os: linux}\n";
+	char *intended = deployment_tree("web", "web", unchanged_security,
+					 pinned);
 	struct outcome o = try_edits(deployment, e, 1, intended);
 
+	free(intended);
 	ck_assert(o.regions);
 	ck_assert(o.whole);
 }
@@ -144,15 +165,10 @@ START_TEST(removal_in_a_container_and_a_replaced_scalar)
 		  NULL },
 		{ "app: web", 5, 3, "api" },
 	};
-	const char *intended =
-		"apiVersion: apps/v1\nkind: Deployment\n"
-		"metadata: {name: web, labels: {app: api}}\n"
-		"spec:\n  template:\n    spec:\n"
-		"      containers: [{name: web, image: nginx,"
-		" securityContext: {privileged: false}}]\n"
-		"      volumes: [{name: data, emptyDir: {}}]\n";
+	char *intended = deployment_tree("web", "api", "privileged: false", "");
 	struct outcome o = try_edits(deployment, e, 2, intended);
 
+	free(intended);
 	ck_assert(o.regions);
 	ck_assert(o.whole);
 }
@@ -165,16 +181,11 @@ START_TEST(insertion_at_the_wrong_column)
 	struct edit e[] = { { "---", 0, 0,
 			      "    nodeSelector:\n"
 			      "      kubernetes.io/os: linux\n" } };
-	const char *intended =
-		"apiVersion: apps/v1\nkind: Deployment\n"
-		"metadata: {name: web, labels: {app: web}}\n"
-		"spec:\n  template:\n    spec:\n"
-		"      containers: [{name: web, image: nginx,"
-		" securityContext: {runAsUser: 1000, privileged: false}}]\n"
-		"      volumes: [{name: data, emptyDir: {}}]\n"
-		"      nodeSelector: {kubernetes.io/os: linux}\n";
+	char *intended = deployment_tree("web", "web", unchanged_security,
+					 pinned);
 	struct outcome o = try_edits(deployment, e, 1, intended);
 
+	free(intended);
 	ck_assert(!o.regions);
 	ck_assert(!o.whole);
 }
@@ -186,16 +197,11 @@ START_TEST(tree_change_without_an_edit)
 	struct edit e[] = { { "---", 0, 0,
 			      "      nodeSelector:\n"
 			      "        kubernetes.io/os: linux\n" } };
-	const char *intended =
-		"apiVersion: apps/v1\nkind: Deployment\n"
-		"metadata: {name: web-2, labels: {app: web}}\n"
-		"spec:\n  template:\n    spec:\n"
-		"      containers: [{name: web, image: nginx,"
-		" securityContext: {runAsUser: 1000, privileged: false}}]\n"
-		"      volumes: [{name: data, emptyDir: {}}]\n"
-		"      nodeSelector: {kubernetes.io/os: linux}\n";
+	char *intended = deployment_tree("web-2", "web", unchanged_security,
+					 pinned);
 	struct outcome o = try_edits(deployment, e, 1, intended);
 
+	free(intended);
 	ck_assert(!o.regions);
 	ck_assert(!o.whole);
 }
@@ -286,16 +292,11 @@ END_TEST
 START_TEST(open_quote)
 {
 	struct edit e[] = { { "---", 0, 0, "      hostname: \"web\n" } };
-	const char *intended =
-		"apiVersion: apps/v1\nkind: Deployment\n"
-		"metadata: {name: web, labels: {app: web}}\n"
-		"spec:\n  template:\n    spec:\n"
-		"      containers: [{name: web, image: nginx,"
-		" securityContext: {runAsUser: 1000, privileged: false}}]\n"
-		"      volumes: [{name: data, emptyDir: {}}]\n"
-		"      hostname: web\n";
+	char *intended = deployment_tree("web", "web", unchanged_security,
+					 "      hostname: web\n");
 	struct outcome o = try_edits(deployment, e, 1, intended);
 
+	free(intended);
 	ck_assert(!o.regions);
 	ck_assert(!o.whole);
 }
