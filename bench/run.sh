@@ -19,6 +19,10 @@
 #   migrate     wingen migrate PROFILE COPY --in-place (a fresh copy of the
 #               stream in a folder of its own before every run, untimed)
 #   migrate --diff  wingen migrate PROFILE STREAM --diff
+#   build -j1, a file an object   wingen build PROFILE -f FOLDER -j1,
+#               the same objects one per file (as a manifests folder)
+#   migrate, a file an object     wingen migrate PROFILE COPY --in-place
+#               on a fresh copy of that folder
 #   fn          wingen fn < the same objects as one ResourceList (bench/gen
 #               --resourcelist, the profile as its functionConfig)
 #   kustomize   kubectl kustomize with bench/kustomize/ (1k and 2k only:
@@ -131,6 +135,12 @@ for s in "${sizes[@]}"; do
 	WINGEN_BENCH_PROFILE=$profile "$gen" --resourcelist "${gen_args[@]}" \
 		"$(objects "$s")" >"$data/$s/resourcelist.yaml"
 	mkdir -p "$data/$s/migrate"
+	# the same objects a file each, as a folder of manifests holds them
+	# (migrate over many files: issue 20)
+	rm -rf "$data/$s/files"
+	mkdir -p "$data/$s/files"
+	awk -v dir="$data/$s/files" '/^---/ { f = sprintf("%s/%06d.yaml", dir, i++); if (last) close(last); last = f } { print > f }' \
+		"$data/$s/stream.yaml"
 	cp "$root/bench/kustomize/kustomization.yaml" \
 	   "$root/bench/kustomize/runtimeclasses.yaml" "$data/$s/"
 done
@@ -163,6 +173,8 @@ command_for() {
 	check) echo "$wingen check $profile -f $dir/stream.yaml" ;;
 	migrate) echo "$wingen migrate $profile $dir/migrate/stream.yaml --in-place" ;;
 	mdiff) echo "$wingen migrate $profile $dir/migrate/pristine.yaml --diff" ;;
+	buildf1) echo "$wingen build $profile -f $dir/files -j1" ;;
+	migratef) echo "$wingen migrate $profile $dir/mfiles --in-place" ;;
 	fn) echo "$wingen fn" ;;	# stdin: stdin_for
 	esac
 }
@@ -183,6 +195,9 @@ prepare() {
 		rm -f "$dir"/migrate/*
 		cp "$dir/stream.yaml" "$dir/migrate/stream.yaml"
 		cp "$dir/stream.yaml" "$dir/migrate/pristine.yaml" ;;
+	migratef)
+		rm -rf "$dir/mfiles"
+		cp -r "$dir/files" "$dir/mfiles" ;;
 	esac
 }
 
@@ -193,7 +208,7 @@ tools_for() {
 		echo $large_tools
 		return
 	fi
-	echo floor fmt fmt1 build build1 check migrate mdiff fn
+	echo floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef
 	if $have_kubectl && [[ $kustomize_sizes == *" $1 "* ]]; then
 		echo kustomize
 	fi
@@ -205,6 +220,8 @@ label() {
 	build1) echo "build -j1" ;;
 	fmt1) echo "fmt -j1" ;;
 	mdiff) echo "migrate --diff" ;;
+	buildf1) echo "build -j1, a file an object" ;;
+	migratef) echo "migrate, a file an object" ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -370,7 +387,7 @@ growth() {
 	[ -n "${med[50k:floor]:-}" ] && [ -n "${med[10k:floor]:-}" ] || return 0
 	echo "| tool | time 50k / 10k | CPU 50k / 10k | input 50k / 10k |"
 	echo "|---|---:|---:|---:|"
-	for tool in floor fmt fmt1 build build1 check migrate mdiff fn; do
+	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef; do
 		printf '| %s | %s | %s | %s |\n' "$(label "$tool")" \
 			"$(calc %.2f "${med[50k:$tool]} / ${med[10k:$tool]}")" \
 			"$(cpu_ratio "50k:$tool" "10k:$tool")" \
@@ -427,9 +444,12 @@ targets() {
 		[ -n "${cpu[$s:migrate]:-}" ] || continue
 		r=$(cpu_ratio "$s:migrate" "$s:build1")
 		echo "- migrate --in-place ≤ 1.5 × build -j1, CPU, at $s: $r × — $(verdict "$r <= 1.5")"
+		[ -n "${cpu[$s:migratef]:-}" ] || continue
+		r=$(cpu_ratio "$s:migratef" "$s:buildf1")
+		echo "- the same objects a file each (migrate ≤ 1.5 × build -j1 of the folder), CPU, at $s: $r × — $(verdict "$r <= 1.5")"
 	done
 	if [ -n "${med[50k:check]:-}" ] && [ -n "${med[10k:check]:-}" ]; then
-		for tool in check migrate mdiff fn; do
+		for tool in check migrate mdiff fn buildf1 migratef; do
 			g=$(calc %.2f "${med[50k:$tool]} / ${med[10k:$tool]}")
 			echo "- $(label "$tool") grows linearly (50k / 10k time at most 15% above the input's $ig ×): $g × (CPU $(cpu_ratio "50k:$tool" "10k:$tool") ×) — $(verdict "$g <= $ig * 1.15")"
 		done
@@ -439,7 +459,7 @@ targets() {
 	for s in "${sizes[@]}"; do
 		case $s in 1k|2k) [ ${#sizes[@]} -gt 1 ] && continue ;; esac
 		for tool in $(tools_for "$s"); do
-			case $tool in floor|kustomize|migrate|mdiff) continue ;; esac
+			case $tool in floor|kustomize|migrate|mdiff|migratef|buildf1) continue ;; esac
 			r=$(calc %.2f "${rss[$s:$tool]} * 1024 / $(in_bytes "$s" "$tool")")
 			echo "- $(label "$tool") peak RSS ≤ 3 × its input at $s: $r × — $(verdict "$r <= 3")"
 		done
@@ -474,7 +494,7 @@ machine() {
 commands() {
 	echo '```'
 	echo "bench/gen N > bench/data/SIZE/stream.yaml"
-	for tool in floor fmt fmt1 build build1 kustomize; do
+	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef kustomize; do
 		command_for "$tool" SIZE | sed "s|$build/|BUILD/|g; s|$root/||g"
 	done
 	echo "/usr/bin/time -f '%U %S %M' COMMAND   # CPU time, peak RSS"
