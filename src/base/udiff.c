@@ -54,6 +54,8 @@ static void split(struct text *t, const char *s, size_t len)
 
 struct diff {
 	struct text a, b;
+	long a_base, b_base;	/* line numbers of a's and b's first lines
+				   in the whole texts (a window's) */
 };
 
 static bool same(const struct diff *d, long i, long j)
@@ -205,9 +207,9 @@ static void add_hunk(struct wg_buf *out, const struct diff *d,
 		nb += ops[k].type != '-';
 	}
 	wg_buf_addstr(out, "@@ ");
-	add_range(out, '-', ops[s].i, na);
+	add_range(out, '-', d->a_base + ops[s].i, na);
 	wg_buf_addch(out, ' ');
-	add_range(out, '+', ops[s].j, nb);
+	add_range(out, '+', d->b_base + ops[s].j, nb);
 	wg_buf_addstr(out, " @@\n");
 	for (size_t k = s; k < e; k++) {
 		if (ops[k].type == '+')
@@ -217,119 +219,227 @@ static void add_hunk(struct wg_buf *out, const struct diff *d,
 	}
 }
 
-/* Offset of line i in t (the text's length for i == n). */
-static size_t line_off(const struct text *t, const char *base, size_t len,
-		       long i)
+static size_t write_hunks(struct wg_buf *out, const struct diff *d,
+			  unsigned context);
+
+/*
+ * A text walked forward by byte offset, counting lines as split() does
+ * (a line ends with '\n'; a last line without one counts too), with no
+ * array of lines: the region diff holds only the lines of its windows.
+ */
+struct walk {
+	const char *s;
+	size_t len;
+	size_t at;	/* start of line `line` */
+	long line;
+};
+
+static void walk_init(struct walk *w, const char *s, size_t len)
 {
-	return i < t->n ? (size_t)(t->lines[i].s - base) : len;
+	w->s = s;
+	w->len = len;
+	w->at = 0;
+	w->line = 0;
 }
 
-/* The line that holds byte off (n for the end of the text). */
-static long line_at(const struct text *t, const char *base, size_t len,
-		    size_t off)
+/* Start of the line after the one starting at off (len at the end). */
+static size_t next_line(const struct walk *w, size_t off)
 {
-	long lo = 0, hi = t->n;	/* the answer is in [lo, hi] */
+	const char *nl = off < w->len ? memchr(w->s + off, '\n', w->len - off)
+				      : NULL;
 
-	if (off >= len)
-		return t->n;
-	while (lo < hi) {
-		long mid = lo + (hi - lo + 1) / 2;
+	return nl ? (size_t)(nl - w->s) + 1 : w->len;
+}
 
-		if (line_off(t, base, len, mid) <= off)
-			lo = mid;
-		else
-			hi = mid - 1;
+/* Moves to the line that holds byte off (off >= the current line's
+ * start); off == len gives the line count and len. */
+static void walk_to(struct walk *w, size_t off)
+{
+	for (;;) {
+		size_t next = next_line(w, w->at);
+
+		if (w->at >= w->len || next > off)
+			return;
+		if (next == w->len && off < w->len)
+			return;
+		w->at = next;
+		w->line++;
 	}
-	return lo;
 }
 
-/* The first line after the lines that bytes [start, end) touch. */
-static long line_after(const struct text *t, const char *base, size_t len,
-		       size_t start, size_t end)
-{
-	long l = line_at(t, base, len, end);
+/* Where a region's lines start and end in one text: [l0, l1) and their
+ * bytes [x0, x1). */
+struct side {
+	long l0, l1;
+	size_t x0, x1;
+};
 
-	/* a region that ends inside a line (or an insertion inside one)
-	 * changes that whole line */
-	if (end < len && line_off(t, base, len, l) != end)
-		return l + 1;
-	if (end == start && end < len && line_off(t, base, len, l) != start)
-		return l + 1;
-	return l;
+/* The lines bytes [start, end) touch, start no earlier than the walk:
+ * an end (or an insertion) inside a line takes that whole line. */
+static void region_lines(struct walk *w, size_t start, size_t end,
+			 struct side *out)
+{
+	walk_to(w, start);
+	out->l0 = w->line;
+	out->x0 = w->at;
+	walk_to(w, end);
+	out->l1 = w->line;
+	out->x1 = w->at;
+	if (w->at < w->len && w->at != end) {
+		out->l1++;
+		out->x1 = next_line(w, w->at);
+	}
+	if (out->l1 < out->l0) {
+		out->l1 = out->l0;
+		out->x1 = out->x0;
+	}
+}
+
+/* Moves [l, x) back by up to n lines from a line start x. */
+static void back_lines(const char *s, long *l, size_t *x, unsigned n)
+{
+	for (; n && *x; n--) {
+		size_t i = *x - 1;	/* the '\n' ending the line before */
+
+		while (i && s[i - 1] != '\n')
+			i--;
+		*x = i;
+		(*l)--;
+	}
+}
+
+/* Moves a line start x (line l) on by up to n lines. */
+static void on_lines(const struct walk *w, long *l, size_t *x, unsigned n)
+{
+	for (; n && *x < w->len; n--) {
+		*x = next_line(w, *x);
+		(*l)++;
+	}
 }
 
 struct span {
-	long a0, a1, b0, b1;
+	struct side a, b;
 };
 
-static bool gap_equal(const struct diff *d, const char *old, size_t old_len,
-		      const char *new_, size_t new_len, long a0, long a1,
-		      long b0, long b1)
+/* Diffs a run of spans as one window: their lines and context lines
+ * around them, split alone; appends its hunks and returns how many. */
+static size_t diff_window(struct wg_buf *out, const struct walk *wa,
+			  const struct walk *wb, const struct span *sp,
+			  size_t n, unsigned context)
 {
-	size_t x0 = line_off(&d->a, old, old_len, a0);
-	size_t x1 = line_off(&d->a, old, old_len, a1);
-	size_t y0 = line_off(&d->b, new_, new_len, b0);
-	size_t y1 = line_off(&d->b, new_, new_len, b1);
+	struct diff d;
+	long la = sp[0].a.l0, lb = sp[0].b.l0;
+	size_t xa = sp[0].a.x0, xb = sp[0].b.x0, ya, yb, hunks;
+	long ea = sp[n - 1].a.l1, eb = sp[n - 1].b.l1;
 
-	return a1 - a0 == b1 - b0 && x1 - x0 == y1 - y0
+	/* the gaps are equal, so as many context lines on both sides */
+	back_lines(wa->s, &la, &xa, context);
+	back_lines(wb->s, &lb, &xb, (unsigned)(sp[0].a.l0 - la));
+	ya = sp[n - 1].a.x1;
+	yb = sp[n - 1].b.x1;
+	on_lines(wa, &ea, &ya, context);
+	on_lines(wb, &eb, &yb, (unsigned)(ea - sp[n - 1].a.l1));
+	split(&d.a, wa->s + xa, ya - xa);
+	split(&d.b, wb->s + xb, yb - xb);
+	d.a_base = la;
+	d.b_base = lb;
+	for (size_t i = 0; i < n; i++)
+		compare(&d, sp[i].a.l0 - la, sp[i].a.l1 - la, sp[i].b.l0 - lb,
+			sp[i].b.l1 - lb);
+	hunks = write_hunks(out, &d, context);
+	free(d.a.lines);
+	free(d.a.changed);
+	free(d.b.lines);
+	free(d.b.changed);
+	return hunks;
+}
+
+/* Whether bytes [x0, x1) of old and [y0, y1) of new_ (lines [l0, l1)
+ * and [m0, m1)) are the same lines. */
+static bool gap_equal(const char *old, size_t x0, size_t x1, long l0,
+		      long l1, const char *new_, size_t y0, size_t y1,
+		      long m0, long m1)
+{
+	return l1 - l0 == m1 - m0 && x1 - x0 == y1 - y0
 	       && memcmp(old + x0, new_ + y0, x1 - x0) == 0;
 }
 
 /*
- * Marks the changed lines looking only inside the regions, widened to
- * whole lines and merged where they touch.  False (nothing marked) when
- * the text between them differs.
+ * The diff searched only inside the regions, widened to whole lines and
+ * merged where they touch, each run of spans closer than 2 * context lines
+ * diffed as one window (so the hunks are those a diff of the whole texts
+ * with the same marks would write).  Memory follows the windows, not the
+ * texts.  false (nothing appended) when the text between the regions
+ * differs: the caller diffs the whole texts.
  */
-static bool compare_in(struct diff *d, const char *old, size_t old_len,
-		       const char *new_, size_t new_len,
-		       const struct wg_udiff_region *r, size_t n)
+static bool hunks_in(struct wg_buf *out, const char *old, size_t old_len,
+		     const char *new_, size_t new_len,
+		     const struct wg_udiff_region *r, size_t n,
+		     unsigned context, size_t *hunks)
 {
 	struct span *sp = wg_xmalloc((n + 1) * sizeof(*sp));
+	struct walk wa, wb;
 	size_t ns = 0;
 	long pa = 0, pb = 0;
+	size_t px = 0, py = 0;
 	bool ok = true;
 
-	for (size_t i = 0; i < n; i++) {
+	walk_init(&wa, old, old_len);
+	walk_init(&wb, new_, new_len);
+	for (size_t i = 0; ok && i < n; i++) {
 		struct span s;
 
 		if (r[i].old_start > r[i].old_end || r[i].old_end > old_len
 		    || r[i].new_start > r[i].new_end
-		    || r[i].new_end > new_len) {
+		    || r[i].new_end > new_len || r[i].old_start < wa.at
+		    || r[i].new_start < wb.at) {
 			ok = false;
 			break;
 		}
-		s.a0 = line_at(&d->a, old, old_len, r[i].old_start);
-		s.b0 = line_at(&d->b, new_, new_len, r[i].new_start);
-		s.a1 = line_after(&d->a, old, old_len, r[i].old_start,
-				  r[i].old_end);
-		s.b1 = line_after(&d->b, new_, new_len, r[i].new_start,
-				  r[i].new_end);
-		if (s.a1 < s.a0)
-			s.a1 = s.a0;
-		if (s.b1 < s.b0)
-			s.b1 = s.b0;
-		if (ns && (s.a0 <= sp[ns - 1].a1 || s.b0 <= sp[ns - 1].b1)) {
+		region_lines(&wa, r[i].old_start, r[i].old_end, &s.a);
+		region_lines(&wb, r[i].new_start, r[i].new_end, &s.b);
+		if (ns && (s.a.l0 <= sp[ns - 1].a.l1
+			   || s.b.l0 <= sp[ns - 1].b.l1)) {
 			struct span *p = &sp[ns - 1];
 
-			p->a1 = s.a1 > p->a1 ? s.a1 : p->a1;
-			p->b1 = s.b1 > p->b1 ? s.b1 : p->b1;
+			if (s.a.l1 > p->a.l1)
+				p->a.l1 = s.a.l1, p->a.x1 = s.a.x1;
+			if (s.b.l1 > p->b.l1)
+				p->b.l1 = s.b.l1, p->b.x1 = s.b.x1;
 		} else {
 			sp[ns++] = s;
 		}
 	}
+	/* every gap, and the text after the last span, the same */
 	for (size_t i = 0; ok && i <= ns; i++) {
-		long a0 = i < ns ? sp[i].a0 : d->a.n;
-		long b0 = i < ns ? sp[i].b0 : d->b.n;
+		struct side ea, eb;
 
-		if (a0 < pa || b0 < pb
-		    || !gap_equal(d, old, old_len, new_, new_len, pa, a0, pb,
-				  b0))
+		if (i < ns) {
+			ea = sp[i].a;
+			eb = sp[i].b;
+		} else {
+			walk_to(&wa, old_len);
+			walk_to(&wb, new_len);
+			ea.l0 = wa.line + (wa.at < old_len);
+			eb.l0 = wb.line + (wb.at < new_len);
+			ea.x0 = old_len;
+			eb.x0 = new_len;
+		}
+		if (ea.l0 < pa || eb.l0 < pb
+		    || !gap_equal(old, px, ea.x0, pa, ea.l0, new_, py, eb.x0,
+				  pb, eb.l0))
 			ok = false;
 		else if (i < ns)
-			pa = sp[i].a1, pb = sp[i].b1;
+			pa = sp[i].a.l1, pb = sp[i].b.l1, px = sp[i].a.x1,
+			py = sp[i].b.x1;
 	}
-	for (size_t i = 0; ok && i < ns; i++)
-		compare(d, sp[i].a0, sp[i].a1, sp[i].b0, sp[i].b1);
+	*hunks = 0;
+	for (size_t i = 0, j; ok && i < ns; i = j) {
+		for (j = i + 1; j < ns
+		     && sp[j].a.l0 - sp[j - 1].a.l1 <= 2 * (long)context; j++)
+			;
+		*hunks += diff_window(out, &wa, &wb, sp + i, j - i, context);
+	}
 	free(sp);
 	return ok;
 }
@@ -398,11 +508,13 @@ size_t wg_udiff_hunks_in(struct wg_buf *out, const char *old, size_t old_len,
 		old = "", old_len = 0;
 	if (!new_)
 		new_ = "", new_len = 0;
+	if (regions && hunks_in(out, old, old_len, new_, new_len, regions, n,
+				context, &hunks))
+		return hunks;
 	split(&d.a, old, old_len);
 	split(&d.b, new_, new_len);
-	if (!regions
-	    || !compare_in(&d, old, old_len, new_, new_len, regions, n))
-		compare(&d, 0, d.a.n, 0, d.b.n);
+	d.a_base = d.b_base = 0;
+	compare(&d, 0, d.a.n, 0, d.b.n);
 	hunks = write_hunks(out, &d, context);
 	free(d.a.lines);
 	free(d.a.changed);

@@ -46,7 +46,9 @@ size_t wg_udiff_hunks(struct wg_buf *out, const char *old, size_t old_len,
  * wg_udiff_hunks() does, so the result is right either way.  Each
  * region's script is its own shortest; the whole diff can be shorter
  * still when it matches lines across regions, so the two may differ
- * (both patch old into new_).
+ * (both patch old into new_).  Time and memory follow the regions and
+ * their context lines: the texts are walked, never split into lines
+ * whole (a 114 MB file's line arrays were 290 MB).
  */
 size_t wg_udiff_hunks_in(struct wg_buf *out, const char *old, size_t old_len,
 			 const char *new_, size_t new_len,
