@@ -92,6 +92,12 @@ void wg_log_add_change(struct wg_log *log, const struct wg_change *ch)
 	prev = log->nchanges ? &log->changes[log->nchanges - 1] : &none;
 	c = &log->changes[log->nchanges++];
 	*c = *ch;
+	if (log->refs_only) {
+		c->file = c->field = c->old_value = c->new_value = NULL;
+		c->plugin = c->reason = NULL;
+		copy_ref_like(log, &c->ref, &ch->ref, &prev->ref);
+		return;
+	}
 	c->file = dup_like(log, ch->file, prev->file);
 	c->field = dup_like(log, ch->field, prev->field);
 	c->old_value = dup_like(log, ch->old_value, prev->old_value);

@@ -256,6 +256,9 @@ int wg_cmd_check(int argc, char **argv)
 		goto out;
 	ctx->strict = o.strict;
 	ss.list.share_keys = true;	/* memory over positions of keys */
+	/* the text report counts changes and the objects they touch; only
+	 * -o json lists each change */
+	ctx->log.refs_only = !o.json;
 	if (wg_session_load(&ss, o.profile, &o.popts, &o.paths) == 0) {
 		bool nodes_ok;
 

@@ -76,11 +76,12 @@ void wg_record_change(struct wg_ctx *ctx, enum wg_change_op op,
 		c.line = wg_node_line(node) + 1;
 		c.col = wg_node_col(node) + 1;
 	}
-	if (old_value) {
+	/* a log that keeps objects only needs no values written */
+	if (old_value && !ctx->log.refs_only) {
 		wg_node_to_flow(&oldb, old_value);
 		c.old_value = oldb.buf;
 	}
-	if (new_value) {
+	if (new_value && !ctx->log.refs_only) {
 		wg_node_to_flow(&newb, new_value);
 		c.new_value = newb.buf;
 	}

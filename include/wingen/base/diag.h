@@ -71,6 +71,9 @@ struct wg_log {
 	size_t nchanges, changes_cap;
 	size_t counts[3];	/* by severity */
 	struct wg_arena arena;	/* owns every string above */
+	bool refs_only;		/* changes keep their object and position
+				   only, not field, values, plugin or
+				   reason (a reader that counts them) */
 };
 
 void wg_log_init(struct wg_log *log);
