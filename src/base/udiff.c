@@ -222,6 +222,14 @@ static void add_hunk(struct wg_buf *out, const struct diff *d,
 static size_t write_hunks(struct wg_buf *out, const struct diff *d,
 			  unsigned context);
 
+static void diff_release(struct diff *d)
+{
+	free(d->a.lines);
+	free(d->a.changed);
+	free(d->b.lines);
+	free(d->b.changed);
+}
+
 /*
  * A text walked forward by byte offset, counting lines as split() does
  * (a line ends with '\n'; a last line without one counts too), with no
@@ -347,10 +355,7 @@ static size_t diff_window(struct wg_buf *out, const struct walk *wa,
 		compare(&d, sp[i].a.l0 - la, sp[i].a.l1 - la, sp[i].b.l0 - lb,
 			sp[i].b.l1 - lb);
 	hunks = write_hunks(out, &d, context);
-	free(d.a.lines);
-	free(d.a.changed);
-	free(d.b.lines);
-	free(d.b.changed);
+	diff_release(&d);
 	return hunks;
 }
 
@@ -516,10 +521,7 @@ size_t wg_udiff_hunks_in(struct wg_buf *out, const char *old, size_t old_len,
 	d.a_base = d.b_base = 0;
 	compare(&d, 0, d.a.n, 0, d.b.n);
 	hunks = write_hunks(out, &d, context);
-	free(d.a.lines);
-	free(d.a.changed);
-	free(d.b.lines);
-	free(d.b.changed);
+	diff_release(&d);
 	return hunks;
 }
 

@@ -227,21 +227,23 @@ START_TEST(document_end_marker_in_a_run)
 }
 END_TEST
 
+/* A kept block scalar ("|+") and the blank line that belongs to it. */
+static const char kept_scalar[] =
+	"kind: ConfigMap\n"
+	"data:\n"
+	"  a: |+\n"
+	"    x\n"
+	"\n"
+	"  b: y\n";
+
 /* a kept block scalar takes the blank lines after it: a pair inserted
  * before them takes them away */
 START_TEST(kept_block_scalar_and_blank_lines)
 {
-	static const char orig[] =
-		"kind: ConfigMap\n"
-		"data:\n"
-		"  a: |+\n"
-		"    x\n"
-		"\n"
-		"  b: y\n";
 	struct edit e[] = { { "    x\n", 6, 0, "  c: z\n" } };
 	const char *intended =
 		"kind: ConfigMap\ndata: {a: \"x\\n\\n\", c: z, b: y}\n";
-	struct outcome o = try_edits(orig, e, 1, intended);
+	struct outcome o = try_edits(kept_scalar, e, 1, intended);
 
 	ck_assert(!o.regions);
 	ck_assert(!o.whole);
@@ -251,17 +253,10 @@ END_TEST
 /* the same insertion after the blank lines is right, and accepted */
 START_TEST(kept_block_scalar_insertion_after_it)
 {
-	static const char orig[] =
-		"kind: ConfigMap\n"
-		"data:\n"
-		"  a: |+\n"
-		"    x\n"
-		"\n"
-		"  b: y\n";
 	struct edit e[] = { { "  b: y", 0, 0, "  c: z\n" } };
 	const char *intended =
 		"kind: ConfigMap\ndata: {a: \"x\\n\\n\", c: z, b: y}\n";
-	struct outcome o = try_edits(orig, e, 1, intended);
+	struct outcome o = try_edits(kept_scalar, e, 1, intended);
 
 	ck_assert(o.regions);
 	ck_assert(o.whole);
@@ -272,16 +267,9 @@ END_TEST
  * block scalar reads them in the document, and so it must alone */
 START_TEST(kept_block_scalar_value_replaced)
 {
-	static const char orig[] =
-		"kind: ConfigMap\n"
-		"data:\n"
-		"  a: |+\n"
-		"    x\n"
-		"\n"
-		"  b: y\n";
 	struct edit e[] = { { "    x\n", 4, 1, "z" } };
 	const char *intended = "kind: ConfigMap\ndata: {a: \"z\\n\", b: y}\n";
-	struct outcome o = try_edits(orig, e, 1, intended);
+	struct outcome o = try_edits(kept_scalar, e, 1, intended);
 
 	ck_assert(!o.regions);
 	ck_assert(!o.whole);
