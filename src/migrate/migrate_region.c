@@ -218,13 +218,14 @@ static bool place(const struct regions *rg, const struct wg_pos_node *m,
 			for (size_t k = 0; k < v->len; k++) {
 				const struct wg_pos_node *it = v->items[k];
 
-				if (it->start < s && t <= it->end)
-					return pos_is_block_map(it)
-					       && place(rg, it,
-							wg_seq_item(bv, k),
-							wg_seq_item(av, k), s,
-							t, ecol, depth + 2,
-							out);
+				if (it->start >= s || t > it->end)
+					continue;
+				if (pos_is_block_map(it)
+				    && place(rg, it, wg_seq_item(bv, k),
+					     wg_seq_item(av, k), s, t, ecol,
+					     depth + 2, out))
+					return true;
+				break;	/* this pair's run holds it */
 			}
 		}
 	}
@@ -280,15 +281,6 @@ static bool add_run(struct regions *rg, const struct run *r)
 	return true;
 }
 
-static const struct run *run_of(const struct regions *rg,
-				const struct wg_node *before)
-{
-	for (size_t i = 0; i < rg->nruns; i++)
-		if (rg->runs[i].before == before)
-			return &rg->runs[i];
-	return NULL;
-}
-
 static int cmp_run(const void *x, const void *y)
 {
 	const struct run *a = x, *b = y;
@@ -338,13 +330,13 @@ static bool after_range(const struct run *r, size_t *a2, size_t *b2)
 
 /*
  * The before- and after-trees are the same outside the runs: node by
- * node, a run's mapping compared on the pairs around its run.
+ * node, a mapping that holds runs compared on the pairs around them (the
+ * runs are in text order, so a mapping's runs come in pair order).
  */
 static bool same_outside(const struct regions *rg, const struct wg_node *b,
 			 const struct wg_node *a)
 {
-	const struct run *r;
-	size_t a2, b2;
+	size_t p = 0, q = 0;
 
 	if (b == a)
 		return true;
@@ -361,13 +353,19 @@ static bool same_outside(const struct regions *rg, const struct wg_node *b,
 				return false;
 		return true;
 	}
-	r = run_of(rg, b);
-	if (!r)
-		return same_pairs(rg, b, 0, b->len, a, 0, a->len);
-	if (!after_range(r, &a2, &b2))
-		return false;
-	return same_pairs(rg, b, 0, r->a, a, 0, a2)
-	       && same_pairs(rg, b, r->b, b->len, a, b2, a->len);
+	for (size_t i = 0; i < rg->nruns; i++) {
+		const struct run *r = &rg->runs[i];
+		size_t a2, b2;
+
+		if (r->before != b)
+			continue;
+		if (!after_range(r, &a2, &b2) || r->a < p || a2 < q
+		    || !same_pairs(rg, b, p, r->a, a, q, a2))
+			return false;
+		p = r->b;
+		q = b2;
+	}
+	return same_pairs(rg, b, p, b->len, a, q, a->len);
 }
 
 /*
@@ -458,8 +456,8 @@ bool wg_readback_regions(const struct wg_pos_index *ix,
 			   edit_column(ix, ed, doc_start), 0, &r)
 		     && add_run(rg, &r);
 	}
-	ok = ok && same_outside(rg, before, after);
 	qsort(rg->runs, rg->nruns, sizeof(rg->runs[0]), cmp_run);
+	ok = ok && same_outside(rg, before, after);
 	/* each run's edited text, read alone against its pairs */
 	for (size_t i = 0; ok && i < rg->nruns; i++) {
 		const struct run *r = &rg->runs[i];
