@@ -90,6 +90,19 @@ void wg_buf_reset(struct wg_buf *b)
 		b->buf[0] = '\0';
 }
 
+void wg_buf_shrink(struct wg_buf *b)
+{
+	char *p;
+
+	if (!b->cap || b->cap <= b->len + 1)
+		return;
+	p = realloc(b->buf, b->len + 1);
+	if (p) {
+		b->buf = p;
+		b->cap = b->len + 1;
+	}
+}
+
 char *wg_buf_detach(struct wg_buf *b, size_t *len)
 {
 	char *s = b->cap ? b->buf : wg_xstrdup("");

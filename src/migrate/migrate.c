@@ -422,19 +422,6 @@ void wg_migrate_scratch_release(struct wg_migrate_scratch *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static void shrink_to_fit(struct wg_buf *b)
-{
-	char *p;
-
-	if (!b->buf || b->cap <= b->len + 1)
-		return;
-	p = realloc(b->buf, b->len + 1);
-	if (p) {	/* a failed shrink keeps the larger buffer */
-		b->buf = p;
-		b->cap = b->len + 1;
-	}
-}
-
 static void doc_push(struct wg_resource ***items, size_t *len, size_t *cap,
 		     struct wg_resource *res)
 {
@@ -944,7 +931,7 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 	/* What the run keeps of a finished file until it writes: the new
 	 * text at its size (it was sized for growth), not the nodes of its
 	 * last edited document. */
-	shrink_to_fit(&f->out);
+	wg_buf_shrink(&f->out);
 	if (f->scanned)
 		wg_pos_index_drop_nodes(&f->ix);
 	return rc;

@@ -32,6 +32,10 @@ void wg_buf_vaddf(struct wg_buf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 void wg_buf_reset(struct wg_buf *b);		/* len = 0, memory kept */
 
+/* Gives back the capacity past the text (and its NUL): for a buffer kept
+ * long after it was filled.  A failed shrink keeps the buffer as it was. */
+void wg_buf_shrink(struct wg_buf *b);
+
 /* Hands the string to the caller (free() it) and resets b to empty. */
 char *wg_buf_detach(struct wg_buf *b, size_t *len);
 
