@@ -122,6 +122,44 @@ START_TEST(changes_render_values_as_flow)
 }
 END_TEST
 
+/* A log that counts changes (check's text report) keeps each change's
+ * object and position, and nothing it would only print. */
+START_TEST(refs_only_log_keeps_the_object)
+{
+	struct wg_ctx ctx;
+	struct wg_input in;
+	struct wg_resources list;
+	struct wg_resource *res;
+	struct wg_node *old;
+	const struct wg_change *c;
+
+	wg_ctx_init(&ctx);
+	ctx.log.refs_only = true;
+	wg_resources_init(&list);
+	ck_assert_int_eq(t_read(&ctx, &in, "kind: Pod\nmetadata: {name: p}\n"
+				"spec: {nodeSelector: {a: b}}\n", &list), 0);
+	res = list.items[0];
+	old = wg_path_get(res->root, "spec.nodeSelector");
+	ctx.plugin = "node-selector";
+	wg_record_change(&ctx, WG_CHANGE_SET, res, old, "spec.nodeSelector",
+			 old, old, "why");
+	ck_assert_uint_eq(ctx.log.nchanges, 1);
+	c = &ctx.log.changes[0];
+	ck_assert_str_eq(c->ref.name, "p");
+	ck_assert_str_eq(c->ref.kind, "Pod");
+	ck_assert_ptr_eq(c->subject, res);
+	ck_assert_uint_eq(c->line, 3);
+	ck_assert_ptr_null(c->field);
+	ck_assert_ptr_null(c->old_value);
+	ck_assert_ptr_null(c->new_value);
+	ck_assert_ptr_null(c->plugin);
+	ck_assert_ptr_null(c->reason);
+	wg_resources_release(&list);
+	wg_input_release(&in);
+	wg_ctx_release(&ctx);
+}
+END_TEST
+
 START_TEST(list_items_cut_and_trimmed)
 {
 	char text[] = " ltsc2019 ,ltsc2022,, 1809 ";
@@ -154,6 +192,7 @@ static Suite *diag_suite(void)
 	tcase_add_test(tc, strict_turns_warnings_into_failure);
 	tcase_add_test(tc, messages_outlive_their_inputs);
 	tcase_add_test(tc, changes_render_values_as_flow);
+	tcase_add_test(tc, refs_only_log_keeps_the_object);
 	tcase_add_test(tc, list_items_cut_and_trimmed);
 	suite_add_tcase(s, tc);
 	return s;
