@@ -135,12 +135,7 @@ for s in "${sizes[@]}"; do
 	WINGEN_BENCH_PROFILE=$profile "$gen" --resourcelist "${gen_args[@]}" \
 		"$(objects "$s")" >"$data/$s/resourcelist.yaml"
 	mkdir -p "$data/$s/migrate"
-	# the same objects a file each, as a folder of manifests holds them
-	# (migrate over many files: issue 20)
-	rm -rf "$data/$s/files"
-	mkdir -p "$data/$s/files"
-	awk -v dir="$data/$s/files" '/^---/ { f = sprintf("%s/%06d.yaml", dir, i++); if (last) close(last); last = f } { print > f }' \
-		"$data/$s/stream.yaml"
+	rm -rf "$data/$s/files"	# made from this stream when first used
 	cp "$root/bench/kustomize/kustomization.yaml" \
 	   "$root/bench/kustomize/runtimeclasses.yaml" "$data/$s/"
 done
@@ -187,15 +182,27 @@ stdin_for() {
 	esac
 }
 
+# The same objects a file each, as a folder of manifests holds them
+# (migrate over many files: issue 20), cut at the stream's "---" lines.
+split_files() {
+	local dir=$1
+	[ -d "$dir/files" ] && return 0
+	mkdir -p "$dir/files"
+	awk -v dir="$dir/files" '/^---/ { f = sprintf("%s/%06d.yaml", dir, i++); if (last) close(last); last = f } { print > f }' \
+		"$dir/stream.yaml"
+}
+
 # What a run needs in place first (untimed): migrate edits its copy.
 prepare() {
 	local tool=$1 dir=$data/$2
 	case $tool in
+	buildf1) split_files "$dir" ;;
 	migrate|mdiff)
 		rm -f "$dir"/migrate/*
 		cp "$dir/stream.yaml" "$dir/migrate/stream.yaml"
 		cp "$dir/stream.yaml" "$dir/migrate/pristine.yaml" ;;
 	migratef)
+		split_files "$dir"
 		rm -rf "$dir/mfiles"
 		cp -r "$dir/files" "$dir/mfiles" ;;
 	esac
