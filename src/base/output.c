@@ -495,6 +495,78 @@ static int sync_filesystems(struct wg_ctx *ctx, char **tmps, size_t n)
 #endif
 }
 
+int wg_temp_open(struct wg_ctx *ctx, struct wg_temp *t, const char *path)
+{
+	t->failed = false;
+	t->target = final_path(path);
+	t->fd = create_temp(ctx, t->target, &t->tmp);
+	if (t->fd >= 0)
+		return 0;
+	free(t->target);
+	t->target = NULL;
+	t->tmp = NULL;
+	t->failed = true;
+	return -1;
+}
+
+int wg_temp_write(struct wg_ctx *ctx, struct wg_temp *t, const void *data,
+		  size_t len)
+{
+	if (t->failed || !t->tmp)
+		return -1;
+	if (wg_write_all(t->fd, data, len) == 0)
+		return 0;
+	wg_report_at(ctx, WG_SEV_ERROR, t->target, 0, 0, "cannot write: %s",
+		     strerror(errno));
+	wg_temp_drop(t);
+	t->failed = true;
+	return -1;
+}
+
+int wg_temp_close(struct wg_ctx *ctx, struct wg_temp *t)
+{
+	if (t->failed || !t->tmp)
+		return -1;
+	if (finish_temp(ctx, t->target, t->fd, t->tmp, false)) {
+		t->tmp = NULL;	/* finish_temp removed it */
+		wg_temp_drop(t);
+		t->failed = true;
+		return -1;
+	}
+	t->fd = -1;
+	return 0;
+}
+
+void wg_temp_drop(struct wg_temp *t)
+{
+	if (t->tmp && t->fd >= 0) {
+		drop_temp(t->fd, t->tmp);
+	} else if (t->tmp) {
+		unlink(t->tmp);
+		untrack(t->tmp);
+		temp_free(t->tmp);
+	}
+	free(t->target);
+	t->target = NULL;
+	t->tmp = NULL;
+	t->fd = -1;
+}
+
+/* fsync of a temporary written and closed ahead (wg_temp): through a new
+ * descriptor, which Linux allows read-only. */
+static int sync_closed_temp(struct wg_ctx *ctx, const char *path,
+			    const char *tmp)
+{
+	int fd = open(tmp, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0 && fsync(fd) == 0)
+		return close(fd);
+	if (fd >= 0)
+		close(fd);
+	return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0, "cannot write: %s",
+			    strerror(errno));
+}
+
 int wg_output_replace_all(struct wg_ctx *ctx,
 			  const struct wg_file_update *files, size_t n)
 {
@@ -502,8 +574,33 @@ int wg_output_replace_all(struct wg_ctx *ctx,
 	char **targets = wg_xcalloc(n ? n : 1, sizeof(*targets));
 	int rc = 0;
 
+	/* the temporaries written ahead are ours from here on */
+	for (size_t i = 0; i < n; i++) {
+		struct wg_temp *t = files[i].temp;
+
+		if (!t)
+			continue;
+		targets[i] = t->target;
+		tmps[i] = t->tmp;
+		if (!t->failed && (!t->tmp || t->fd >= 0))
+			wg_report_at(ctx, WG_SEV_ERROR, files[i].path, 0, 0,
+				     "internal error: a temporary not written "
+				     "and closed ahead");
+		rc = t->failed || !t->tmp || t->fd >= 0 ? -1 : rc;
+		if (t->fd >= 0)
+			close(t->fd);
+		t->target = NULL;
+		t->tmp = NULL;
+		t->fd = -1;
+	}
 	/* one file: its own fsync; more: one sync of their filesystems */
 	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (files[i].temp) {
+			if (n == 1)
+				rc = sync_closed_temp(ctx, targets[i],
+						      tmps[i]);
+			continue;
+		}
 		targets[i] = final_path(files[i].path);
 		if (!files[i].remove)
 			rc = write_temp(ctx, targets[i], files[i].data,

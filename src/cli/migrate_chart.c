@@ -74,7 +74,7 @@ int wg_cli_migrate_charts(struct wg_ctx *ctx, const struct wg_profile *p,
 					continue;
 				WG_GROW(up, cap, n + 1);
 				up[n++] = (struct wg_file_update){
-					w->path, w->text, w->len, false };
+					w->path, w->text, w->len, false, NULL };
 			}
 		if (n && wg_output_replace_all(ctx, up, n)) {
 			for (size_t i = before; i < ctx->log.ndiags; i++)

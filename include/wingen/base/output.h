@@ -1,6 +1,7 @@
 #ifndef WINGEN_OUTPUT_H
 #define WINGEN_OUTPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "wingen/base/ctx.h"
@@ -55,10 +56,38 @@ int wg_output_write(struct wg_ctx *ctx, const char *path, const void *data,
 int wg_write_all(int fd, const void *data, size_t len);
 
 /*
+ * One file's replacement written ahead, in pieces, for
+ * wg_output_replace_all(): migrate writes each file's new text while it
+ * makes it, instead of holding every file's text in memory until the run
+ * has succeeded.  wg_temp_open() creates the temporary next to path (a
+ * symlink resolved, the file's mode kept), wg_temp_write() appends to it
+ * and wg_temp_close() closes it, unsynced.  wg_output_replace_all() then
+ * syncs and renames it with the others, or removes it when anything
+ * fails; wg_temp_drop() removes it instead.  Until then it is tracked
+ * like every temporary (removed on exit and on SIGINT/SIGTERM).  Each
+ * returns 0, or -1 reported on ctx (the temporary is then removed).
+ * Zero the struct before the first use.
+ */
+struct wg_temp {
+	char *target;	/* the file replaced; NULL: none open */
+	char *tmp;	/* the temporary; NULL: none (dropped, or handed on) */
+	int fd;		/* open while tmp is written; -1 once closed */
+	bool failed;	/* a write failed: the run is to fail */
+};
+
+int wg_temp_open(struct wg_ctx *ctx, struct wg_temp *t, const char *path);
+int wg_temp_write(struct wg_ctx *ctx, struct wg_temp *t, const void *data,
+		  size_t len);
+int wg_temp_close(struct wg_ctx *ctx, struct wg_temp *t);
+void wg_temp_drop(struct wg_temp *t);
+
+/*
  * Atomically replaces several files: every temp file is written first and
  * the renames happen only when all writes succeeded.  Used by migrate.
  * Files marked remove are deleted after every rename succeeded (migrate:
- * a file whose every object was dropped).
+ * a file whose every object was dropped).  A file given as temp (closed
+ * by wg_temp_close()) is taken over: its temporary is renamed or removed
+ * here, and temp left empty.
  * Returns 0 or -1 (reported; no file changed unless a rename itself fails).
  */
 struct wg_file_update {
@@ -66,6 +95,7 @@ struct wg_file_update {
 	const void *data;
 	size_t len;
 	bool remove;	/* delete path instead of writing it */
+	struct wg_temp *temp;	/* written ahead: data and len unused */
 };
 int wg_output_replace_all(struct wg_ctx *ctx,
 			  const struct wg_file_update *files, size_t n);
