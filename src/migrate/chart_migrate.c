@@ -663,7 +663,7 @@ static void map_object(struct run *r, const struct render *rd, size_t i)
 	struct wg_pathlist done = { 0 };
 	size_t nb, na;
 	struct wg_tdiff_list left = { NULL, 0, 0 };
-	struct wg_pos_map map = { NULL, NULL, 0, 0 };
+	struct wg_pos_map map = { NULL, NULL, 0, 0, NULL };
 	const char *src = source_of(rd, i);
 	const struct wg_chart_tpl *t = wg_chart_tpl_find(&r->c, src);
 	struct wg_buf path = WG_BUF_INIT;

@@ -1004,10 +1004,11 @@ static void map_put(struct wg_pos_map *m, const struct wg_node *key,
 
 	if (2 * (m->len + 1) > m->cap) {
 		struct wg_pos_map bigger = { NULL, NULL, m->cap ? 2 * m->cap
-							       : 64, 0 };
+							       : 64, 0, NULL };
 
 		bigger.keys = wg_xcalloc(bigger.cap, sizeof(*bigger.keys));
 		bigger.values = wg_xcalloc(bigger.cap, sizeof(*bigger.values));
+		bigger.used = wg_xmalloc((bigger.cap / 2) * sizeof(*bigger.used));
 		for (size_t j = 0; j < m->cap; j++)
 			if (m->keys[j])
 				map_put(&bigger, m->keys[j], m->values[j]);
@@ -1018,7 +1019,7 @@ static void map_put(struct wg_pos_map *m, const struct wg_node *key,
 	     i = (i + 1) & (m->cap - 1))
 		;
 	if (!m->keys[i])
-		m->len++;
+		m->used[m->len++] = i;
 	m->keys[i] = key;
 	m->values[i] = value;
 }
@@ -1038,8 +1039,8 @@ struct wg_pos_node *wg_pos_map_get(const struct wg_pos_map *m,
 void wg_pos_map_clear(struct wg_pos_map *m)
 {
 	/* values of empty slots are never read: only the keys need zeros */
-	if (m->cap)
-		memset(m->keys, 0, m->cap * sizeof(*m->keys));
+	for (size_t k = 0; k < m->len; k++)
+		m->keys[m->used[k]] = NULL;
 	m->len = 0;
 }
 
@@ -1047,6 +1048,7 @@ void wg_pos_map_release(struct wg_pos_map *m)
 {
 	free(m->keys);
 	free(m->values);
+	free(m->used);
 	memset(m, 0, sizeof(*m));
 }
 

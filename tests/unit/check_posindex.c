@@ -169,7 +169,7 @@ START_TEST(tree_nodes_map_to_positions)
 	struct wg_ctx ctx;
 	struct wg_input in;
 	struct wg_resources list;
-	struct wg_pos_map map = { NULL, NULL, 0, 0 };
+	struct wg_pos_map map = { NULL, NULL, 0, 0, NULL };
 	struct wg_node *root;
 	struct wg_pos_node *p;
 

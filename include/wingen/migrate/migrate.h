@@ -203,6 +203,9 @@ struct wg_pos_map {
 	const struct wg_node **keys;
 	struct wg_pos_node **values;
 	size_t cap, len;
+	size_t *used;	/* the slots filled, len of them: a clear costs
+			   the entries, not the table (which the largest
+			   object sized: 64k slots cleared per object) */
 };
 
 void wg_pos_map_add_tree(struct wg_pos_map *map, const struct wg_node *tree,
