@@ -179,18 +179,33 @@ static void diff_map(struct differ *d, const struct wg_node *parent,
 		     const struct wg_node *after)
 {
 	long small[SMALL], *match = small;
+	bool small_seen[SMALL], *seen = small_seen;
 	long last = -1;
 	size_t kept = 0;
 	bool ordered = true;
 
 	if (after->len > SMALL)
 		match = wg_xcalloc(after->len, sizeof(*match));
-
+	if (before->len > SMALL)
+		seen = wg_xcalloc(before->len, sizeof(*seen));
+	else
+		memset(small_seen, 0, sizeof(small_seen));
+	/* Keys are unique on both sides (the reader refuses duplicates), and
+	 * a kept pair mostly stands at its old index with its old key node
+	 * (the before tree shares the scalars): look there first. */
 	for (size_t j = 0; j < after->len; j++) {
 		const struct wg_node *k = wg_map_key(after, j);
+		const struct wg_node *old = j < before->len
+					    ? wg_map_key(before, j) : NULL;
 
-		match[j] = wg_map_findn(before, k->u.str, k->len);
+		if (old && (old == k || (old->len == k->len
+					 && memcmp(old->u.str, k->u.str,
+						   k->len) == 0)))
+			match[j] = (long)j;
+		else
+			match[j] = wg_map_findn(before, k->u.str, k->len);
 		if (match[j] >= 0) {
+			seen[match[j]] = true;
 			kept++;
 			ordered = ordered && match[j] > last;
 			last = match[j];
@@ -201,12 +216,14 @@ static void diff_map(struct differ *d, const struct wg_node *parent,
 		replace(d, parent, index, before, after);
 		if (match != small)
 			free(match);
+		if (seen != small_seen)
+			free(seen);
 		return;
 	}
 	for (size_t i = 0; i < before->len; i++) {
 		const struct wg_node *k = wg_map_key(before, i);
 
-		if (wg_map_findn(after, k->u.str, k->len) < 0) {
+		if (!seen[i]) {
 			size_t mark = push_key(d, k);
 			struct wg_tdiff *c;
 
@@ -234,6 +251,8 @@ static void diff_map(struct differ *d, const struct wg_node *parent,
 	}
 	if (match != small)
 		free(match);
+	if (seen != small_seen)
+		free(seen);
 }
 
 /* Same input node: read from the same place and not made by wingen. */
