@@ -423,9 +423,9 @@ static int write_files(struct run *r)
 		if (!r->mf[i].changed)
 			continue;
 		up[n].path = r->files.items[i];
-		up[n].data = r->mf[i].out.buf;
-		up[n].len = r->mf[i].out.len;
 		up[n].remove = r->mf[i].emptied;
+		/* written while finishing (write_through) */
+		up[n].temp = r->mf[i].emptied ? NULL : &r->mf[i].temp;
 		n++;
 	}
 	if (n && wg_output_replace_all(&r->ctx, up, n)) {
@@ -644,6 +644,9 @@ int wg_cmd_migrate(int argc, char **argv)
 		wg_migrate_assign(r.mf, r.nmf, &r.list);
 	/* every file, so every object that cannot be edited is reported */
 	o.mopts.scratch = &scratch;
+	/* --in-place: each file's text goes to its temporary as it is made
+	 * (renamed by write_files once the run has succeeded) */
+	o.mopts.write_through = !o.diff;
 	for (size_t i = 0, ok = !wg_ctx_failed(&r.ctx); ok && i < r.nmf; i++) {
 		progress(&r, i, r.nmf, "editing", r.files.items[i]);
 		wg_migrate_finish(&r.ctx, &r.mf[i], &r.list, &o.mopts);

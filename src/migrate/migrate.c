@@ -17,6 +17,8 @@
 #include "wingen/yaml/reader.h"
 #include "wingen/yaml/writer.h"
 
+#include "migrate_through.h"
+
 struct wg_migrate_doc {
 	struct wg_node *root;	/* as read; NULL for an empty document */
 	unsigned index;		/* document index in the file */
@@ -313,6 +315,7 @@ void wg_migrate_file_release(struct wg_migrate_file *f)
 	free(f->regions);
 	free(f->mine);
 	wg_pos_index_release(&f->ix);
+	wg_temp_drop(&f->temp);	/* not renamed: the run failed */
 	memset(f, 0, sizeof(*f));
 }
 
@@ -378,8 +381,10 @@ struct finisher {
 	const struct wg_node **want;	/* reads_back's expected trees */
 	size_t want_cap;
 	struct wg_pos_map map;	/* plan_doc's, one object at a time */
-	struct wg_migrate_scratch *scratch;	/* where want, map and arena
-						   came from, or NULL */
+	struct wg_migrate_scratch *scratch;	/* where want, map, arena and
+						   window came from, or NULL */
+	struct wg_buf window;	/* write_through's (migrate_through.h) */
+	bool through;		/* opts->write_through */
 };
 
 /* Borrows the caller's reusable memory (wg_migrate_opts.scratch). */
@@ -390,6 +395,7 @@ static void scratch_take(struct finisher *fin, struct wg_migrate_scratch *s)
 	fin->map = s->map;
 	fin->want = s->want;
 	fin->want_cap = s->want_cap;
+	fin->window = s->window;
 	memset(s, 0, sizeof(*s));
 	fin->scratch = s;
 }
@@ -404,6 +410,7 @@ static void finisher_release(struct finisher *fin)
 		free(fin->want);
 		wg_pos_map_release(&fin->map);
 		wg_arena_release(&fin->arena);
+		wg_buf_release(&fin->window);
 		return;
 	}
 	wg_arena_clear(&fin->arena);
@@ -412,6 +419,8 @@ static void finisher_release(struct finisher *fin)
 	s->map = fin->map;
 	s->want = fin->want;
 	s->want_cap = fin->want_cap;
+	s->window = fin->window;
+	s->window.len = 0;
 }
 
 void wg_migrate_scratch_release(struct wg_migrate_scratch *s)
@@ -419,6 +428,7 @@ void wg_migrate_scratch_release(struct wg_migrate_scratch *s)
 	free(s->want);
 	wg_pos_map_release(&s->map);
 	wg_arena_release(&s->arena);
+	wg_buf_release(&s->window);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -773,14 +783,17 @@ static void report(struct finisher *fin, const struct docstate *ds)
 }
 
 /* Records document [start, end) of the input as out[mark, ...) when the
- * two differ. */
-static void add_region(struct wg_migrate_file *f, size_t start, size_t end,
+ * two differ (for --diff: not with write_through, which has no diff). */
+static void add_region(const struct finisher *fin, size_t start, size_t end,
 		       size_t mark)
 {
+	struct wg_migrate_file *f = fin->f;
 	struct wg_udiff_region *r;
 
-	if (f->out.len - mark == end - start
-	    && memcmp(f->out.buf + mark, f->in.data + start, end - start) == 0)
+	if (fin->through
+	    || (f->out.len - mark == end - start
+		&& memcmp(f->out.buf + mark, f->in.data + start,
+			  end - start) == 0))
 		return;
 	WG_GROW(f->regions, f->regions_cap, f->nregions + 1);
 	r = &f->regions[f->nregions++];
@@ -788,27 +801,6 @@ static void add_region(struct wg_migrate_file *f, size_t start, size_t end,
 	r->old_end = end;
 	r->new_start = mark;
 	r->new_end = f->out.len;
-}
-
-/* Whether text holds no object any more: only blank lines, comments and
- * document markers (what deleted documents leave). */
-static bool nothing_left(const struct wg_buf *text)
-{
-	const char *c = text->buf, *end = text->buf + text->len;
-
-	while (c < end) {
-		const char *eol = memchr(c, '\n', (size_t)(end - c));
-		const char *e = eol ? eol : end;
-
-		while (c < e && (*c == ' ' || *c == '\t' || *c == '\r'))
-			c++;
-		if (c < e && *c != '#'
-		    && !(e - c >= 3 && (memcmp(c, "---", 3) == 0
-					|| memcmp(c, "...", 3) == 0)))
-			return false;
-		c = eol ? eol + 1 : end;
-	}
-	return true;
 }
 
 int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
@@ -827,9 +819,6 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 	wg_arena_init(&fin.arena);
 	if (opts && opts->scratch)
 		scratch_take(&fin, opts->scratch);
-	wg_buf_reset(&f->out);
-	/* the text grows by a few lines an object: no copies on the way */
-	wg_buf_grow(&f->out, f->in.len + f->in.len / 8 + 4096);
 	f->nregions = 0;
 	f->documents_deleted = 0;
 	f->emptied = false;
@@ -840,6 +829,14 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		return wg_report_at(ctx, WG_SEV_ERROR, f->in.name, 0, 0,
 				    "cannot index the file for editing");
 	}
+	fin.through = opts && opts->write_through;
+	if (fin.through) {
+		wg_through_begin(f, &fin.window);
+	} else {
+		wg_buf_reset(&f->out);
+		/* the text grows by a few lines an object: no copies */
+		wg_buf_grow(&f->out, f->in.len + f->in.len / 8 + 4096);
+	}
 	fin.docs = wg_xcalloc(f->ndocs ? f->ndocs : 1, sizeof(*fin.docs));
 	group(&fin, list);
 	for (size_t d = 0; d < f->ndocs; d++) {
@@ -848,15 +845,19 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		size_t start = d ? fin.ix->docs[d].start : 0;
 		size_t end = d + 1 < f->ndocs ? fin.ix->docs[d + 1].start
 					      : f->in.len;
-		size_t mark = f->out.len;
+		size_t mark;
 		bool done = false;
 
+		if (fin.through && f->out.len >= WG_THROUGH_WINDOW
+		    && wg_through_flush(ctx, f))
+			rc = -1;
+		mark = f->out.len;
 		plan_doc(&fin, ds, &edits);
 		if (ds->deleted) {
 			/* its comments go with it: they are about it */
 			f->objects_changed++;
 			f->documents_deleted++;
-			add_region(f, start, end, mark);
+			add_region(&fin, start, end, mark);
 			wg_edits_release(&edits);
 			continue;
 		}
@@ -887,7 +888,7 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		}
 		wg_edits_release(&edits);
 		if (done) {
-			add_region(f, start, end, mark);
+			add_region(&fin, start, end, mark);
 			continue;
 		}
 		f->out.len = mark;
@@ -896,7 +897,7 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 			f->reformatted++;
 			if (reads_back(&fin, ds, f->out.buf + mark,
 				       f->out.len - mark)) {
-				add_region(f, start, end, mark);
+				add_region(&fin, start, end, mark);
 				continue;
 			}
 			f->out.len = mark;
@@ -916,11 +917,18 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		if (f->nregions)	/* the last document changed: it grew */
 			f->regions[f->nregions - 1].new_end = f->out.len;
 	}
-	wg_buf_addch(&f->out, '\0');	/* the buffer exists, even empty */
-	f->out.len--;
-	f->changed = f->out.len != f->in.len
-		     || memcmp(f->out.buf, f->in.data, f->in.len) != 0;
-	f->emptied = f->documents_deleted && nothing_left(&f->out);
+	if (fin.through) {
+		if (wg_through_end(ctx, f, &fin.window))
+			rc = -1;
+	} else {
+		wg_buf_addch(&f->out, '\0');	/* exists, even empty */
+		f->out.len--;
+		f->changed = f->out.len != f->in.len
+			     || memcmp(f->out.buf, f->in.data, f->in.len) != 0;
+		f->emptied = f->documents_deleted
+			     && wg_migrate_nothing_left(f->out.buf,
+							f->out.len);
+	}
 	for (size_t d = 0; d < f->ndocs; d++) {
 		free(fin.docs[d].res);
 		free(fin.docs[d].extra);

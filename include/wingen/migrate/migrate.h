@@ -10,6 +10,7 @@
 #include "wingen/base/buf.h"
 #include "wingen/base/ctx.h"
 #include "wingen/base/input.h"
+#include "wingen/base/output.h"
 #include "wingen/base/udiff.h"
 #include "wingen/yaml/node.h"
 #include "wingen/yaml/resource.h"
@@ -447,8 +448,19 @@ struct wg_migrate_file {
 	unsigned skip_line;	/* and its line (1-based), 0: none */
 	struct wg_migrate_doc *docs;
 	size_t ndocs;
-	struct wg_buf out;	/* the new text, after wg_migrate_finish() */
-	bool changed;		/* out differs from the input */
+	struct wg_buf out;	/* the new text, after wg_migrate_finish();
+				   empty with opts.write_through */
+	bool changed;		/* the new text differs from the input */
+	/* opts.write_through: the new text of a changed file, written to a
+	 * temporary beside it as it was made (closed, not yet renamed: see
+	 * wg_output_replace_all()); temp.tmp is NULL when nothing changed */
+	struct wg_temp temp;
+	size_t out_base;	/* write_through: bytes of the new text
+				   before what out holds */
+	bool out_same;		/* write_through: those equal the input's
+				   first out_base bytes (none written yet) */
+	bool out_content;	/* write_through: they hold more than
+				   comments and document markers */
 	size_t objects_changed;
 	size_t reformatted;	/* documents re-emitted by the writer */
 	size_t regions_read;	/* edited documents read back by their
@@ -488,6 +500,7 @@ struct wg_migrate_scratch {
 	const struct wg_node **want;
 	size_t want_cap;
 	struct wg_arena arena;
+	struct wg_buf window;	/* write_through's text not yet written */
 };
 
 void wg_migrate_scratch_release(struct wg_migrate_scratch *s);
@@ -497,6 +510,17 @@ struct wg_migrate_opts {
 	/* tests: a document read back by its edited pairs alone is read
 	 * back whole as well, and a disagreement counted (regions_wrong) */
 	bool check_regions;
+	/*
+	 * Write each changed file's new text to a temporary beside it while
+	 * it is made (f->temp), through a window of a few hundred KiB,
+	 * instead of holding it in f->out: a file's new text is about its
+	 * size, and on a virtual machine first touching that much fresh
+	 * memory costs more than making the text (bench/README.md).  The
+	 * caller renames the temporaries (wg_output_replace_all()) or drops
+	 * them (wg_migrate_file_release()).  Not for --diff, which needs
+	 * the text.
+	 */
+	bool write_through;
 	/* optional (NULL: each call allocates its own), not const: it is
 	 * the caller's to reuse across calls, one call at a time */
 	struct wg_migrate_scratch *scratch;
