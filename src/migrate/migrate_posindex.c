@@ -21,8 +21,8 @@ struct frame {
 /* What a pass over events builds. */
 enum mode {
 	FULL,		/* every document's nodes (wg_pos_index_build) */
-	SCAN,		/* one document's nodes at a time, voted on and
-			   dropped; no scalar text (wg_pos_scan_*) */
+	SCAN,		/* no nodes: documents, records and votes from the
+			   reader's events (scan_event(), wg_pos_scan_*) */
 	ONE_DOC,	/* the nodes of one document parsed alone */
 };
 
@@ -49,9 +49,24 @@ struct builder {
 	size_t nframes, frames_cap;
 };
 
-/* The scan is a builder fed by someone else's parser. */
+/* What the scan keeps of an open collection: what the layout's votes and
+ * the records need, and no node (scan_event()). */
+struct scan_frame {
+	uint32_t line, col;	/* start mark */
+	uint32_t key_line;	/* mapping: the line of its current key */
+	bool map, flow;
+	size_t start;		/* byte offset of the start mark */
+	size_t end;		/* of its last child so far (block), or of
+				   its start event */
+	size_t count;		/* children so far (keys and values) */
+};
+
+/* The scan is a builder fed by someone else's parser; its documents are
+ * voted on as their events come, without nodes. */
 struct wg_pos_scan {
 	struct builder b;
+	struct scan_frame *frames;
+	size_t nframes, frames_cap;
 };
 
 /* Length of the line break at p (0 when none): CRLF, CR, LF, NEL, LS, PS. */
@@ -316,19 +331,33 @@ static bool on_line(const struct wg_pos_index *ix, size_t off, size_t l)
 /* The line of the node's last byte.  It is almost always the line of the
  * mark or child it ends at, or the one before (a mark at column 0 after a
  * break): those are tried before a search of every line. */
+static size_t end_line_of(const struct wg_pos_index *ix, size_t start,
+			  size_t end, size_t line, size_t hint)
+{
+	size_t last = end - 1;
+
+	if (end <= start)
+		return line;
+	if (on_line(ix, last, hint))
+		return hint;
+	if (hint > 0 && on_line(ix, last, hint - 1))
+		return hint - 1;
+	return wg_pos_line_of(ix, last);
+}
+
 static void set_end_line(const struct wg_pos_index *ix, struct wg_pos_node *n,
 			 size_t hint)
 {
-	size_t last = n->end - 1;
+	n->end_line = (uint32_t)end_line_of(ix, n->start, n->end, n->line,
+					    hint);
+}
 
-	if (n->end <= n->start)
-		n->end_line = n->line;
-	else if (on_line(ix, last, hint))
-		n->end_line = (uint32_t)hint;
-	else if (hint > 0 && on_line(ix, last, hint - 1))
-		n->end_line = (uint32_t)(hint - 1);
-	else
-		n->end_line = (uint32_t)wg_pos_line_of(ix, last);
+/* Lines (line, end_line] are inside a scalar's text. */
+static void mark_in_scalar(struct wg_pos_index *ix, size_t line,
+			   size_t end_line)
+{
+	for (size_t l = line + 1; l <= end_line && l < ix->nlines; l++)
+		ix->in_scalar[l] = 1;
 }
 
 static void finish_collection(struct builder *b, const struct pev *e)
@@ -388,14 +417,10 @@ static void on_scalar(struct builder *b, const struct pev *e)
 		n->flags |= WG_POS_ANCHOR;
 	if (e->tag)
 		n->flags |= WG_POS_TAG;
-	/* the scan votes on layout only: no text (and no "<<" flag) */
-	if (b->mode != SCAN) {
-		n->text = wg_arena_strndup(&ix->arena, e->value, e->length);
-		n->text_len = e->length;
-	}
+	n->text = wg_arena_strndup(&ix->arena, e->value, e->length);
+	n->text_len = e->length;
 	set_end_line(ix, n, e->end_line);
-	for (size_t l = n->line + 1; l <= n->end_line && l < ix->nlines; l++)
-		ix->in_scalar[l] = 1;
+	mark_in_scalar(ix, n->line, n->end_line);
 	push(b, n);
 }
 
@@ -436,6 +461,32 @@ static bool spaces_between(const char *d, size_t from, size_t to)
 	return true;
 }
 
+/* A block collection kind at column col, the value of a pair of a block
+ * mapping at column map_col, on a line after its key's. */
+static void vote_value(struct votes *v, int kind, uint32_t map_col,
+		       uint32_t col)
+{
+	if (kind == WG_NODE_MAP && col > map_col && col - map_col <= 8)
+		v->step[col - map_col]++;
+	if (kind == WG_NODE_SEQ) {
+		if (col == map_col) {
+			v->compact++;
+		} else if (col > map_col && col - map_col <= 8) {
+			v->indented++;
+			v->step[col - map_col]++;
+		}
+	}
+}
+
+/* A mapping item of a block sequence starting at byte start, its '-' at
+ * dash: on the dash's line, "- key" or "-   key". */
+static void vote_item(struct votes *v, size_t dash, size_t start)
+{
+	if (dash != SIZE_MAX && start > dash && start - dash <= 8
+	    && spaces_between(v->data, dash + 1, start))
+		v->item[start - dash]++;
+}
+
 static void vote(const struct wg_pos_node *n, struct votes *v)
 {
 	size_t k;
@@ -448,32 +499,13 @@ static void vote(const struct wg_pos_node *n, struct votes *v)
 		const struct wg_pos_node *key = wg_pos_key(n, i);
 		const struct wg_pos_node *val = wg_pos_value(n, i);
 
-		if (val->flags & WG_POS_FLOW || val->line == key->line)
-			continue;
-		if (val->kind == WG_NODE_MAP && val->col > n->col
-		    && val->col - n->col <= 8)
-			v->step[val->col - n->col]++;
-		if (val->kind == WG_NODE_SEQ) {
-			if (val->col == n->col) {
-				v->compact++;
-			} else if (val->col > n->col
-				   && val->col - n->col <= 8) {
-				v->indented++;
-				v->step[val->col - n->col]++;
-			}
-		}
+		if (!(val->flags & WG_POS_FLOW) && val->line != key->line)
+			vote_value(v, val->kind, n->col, val->col);
 	}
 	for (size_t i = 0; n->kind == WG_NODE_SEQ && n->dashes && i < n->len;
-	     i++) {
-		const struct wg_pos_node *it = n->items[i];
-		size_t dash = n->dashes[i];
-
-		/* a mapping item on its dash's line: "- key" or "-   key" */
-		if (it->kind == WG_NODE_MAP && dash != SIZE_MAX
-		    && it->start > dash && it->start - dash <= 8
-		    && spaces_between(v->data, dash + 1, it->start))
-			v->item[it->start - dash]++;
-	}
+	     i++)
+		if (n->items[i]->kind == WG_NODE_MAP)
+			vote_item(v, n->dashes[i], n->items[i]->start);
 	for (size_t i = 0; i < k; i++)
 		vote(n->items[i], v);
 }
@@ -518,12 +550,8 @@ static void on_doc_end(struct builder *b)
 		return;
 	if (root)
 		vote(root, &b->votes);
-	if (b->mode == FULL) {
-		ix->docs[ix->ndocs - 1].root = root;
-		ix->docs[ix->ndocs - 1].indexed = true;
-	} else {
-		wg_arena_clear(&ix->arena);	/* the next document reuses it */
-	}
+	ix->docs[ix->ndocs - 1].root = root;
+	ix->docs[ix->ndocs - 1].indexed = true;
 }
 
 /* The document the scan is in, when it is still being recorded. */
@@ -558,7 +586,7 @@ static void stop_recording(struct builder *b)
  * a tag): such a document is not recorded.
  */
 static void record(struct builder *b, const yaml_event_t *e,
-		   const struct pev *v)
+		   const struct pev *v, bool closes_flow)
 {
 	struct wg_pos_index *ix = b->ix;
 	bool end = false;
@@ -585,8 +613,7 @@ static void record(struct builder *b, const yaml_event_t *e,
 		return;
 	case YAML_SEQUENCE_END_EVENT:
 	case YAML_MAPPING_END_EVENT:
-		end = b->nframes
-		      && (b->frames[b->nframes - 1].node->flags & WG_POS_FLOW);
+		end = closes_flow;
 		break;
 	default:
 		return;
@@ -619,14 +646,6 @@ static void on_pev(struct builder *b, const struct pev *e)
 				b->failed = true;
 		} else {
 			add_doc(b, e);
-			if (b->mode == SCAN) {
-				struct wg_pos_doc *d =
-					&b->ix->docs[b->ix->ndocs - 1];
-
-				d->recorded = true;
-				d->rec_first = b->ix->nends;
-				d->rec_end = SIZE_MAX;
-			}
 		}
 		b->stack_len = 0;
 		b->nframes = 0;
@@ -663,9 +682,135 @@ static void on_event(struct builder *b, const yaml_event_t *e)
 	struct pev v;
 
 	pev_of(b, e, &v);
-	if (b->mode == SCAN)
-		record(b, e, &v);	/* before the end pops its frame */
 	on_pev(b, &v);
+}
+
+/* ---- the scan: the reader's events, voted on as they come ------------- */
+
+static struct scan_frame *scan_top(struct wg_pos_scan *s)
+{
+	return s->nframes ? &s->frames[s->nframes - 1] : NULL;
+}
+
+/* A node starts: it may be its mapping's key, or a value or an item the
+ * layout votes on (what vote() counts on a document's nodes). */
+static void scan_node_start(struct wg_pos_scan *s, const struct pev *v,
+			    int kind)
+{
+	struct scan_frame *p = scan_top(s);
+	struct builder *b = &s->b;
+
+	if (!p || p->flow)
+		return;
+	if (p->map && p->count % 2 == 0) {
+		p->key_line = v->line;
+	} else if (p->map) {
+		if ((kind == WG_NODE_MAP || kind == WG_NODE_SEQ) && !v->style
+		    && v->line != p->key_line)
+			vote_value(&b->votes, kind, p->col, v->col);
+	} else if (kind == WG_NODE_MAP) {
+		size_t dash = p->count ? find_dash(b->ix, p->end)
+			      : b->ix->data[p->start] == '-' ? p->start
+							      : SIZE_MAX;
+
+		vote_item(&b->votes, dash, v->start);
+	}
+}
+
+/* A node ended at byte end: its parent has one more child. */
+static void scan_node_done(struct wg_pos_scan *s, size_t end)
+{
+	struct scan_frame *p = scan_top(s);
+
+	if (p) {
+		p->count++;
+		p->end = end;
+	}
+}
+
+static void scan_start(struct wg_pos_scan *s, const struct pev *v, bool map)
+{
+	struct scan_frame *f;
+
+	scan_node_start(s, v, map ? WG_NODE_MAP : WG_NODE_SEQ);
+	WG_GROW(s->frames, s->frames_cap, s->nframes + 1);
+	f = &s->frames[s->nframes++];
+	*f = (struct scan_frame){ .line = v->line, .col = v->col,
+				  .map = map, .flow = v->style != 0,
+				  .start = v->start, .end = v->end };
+}
+
+static void scan_end(struct wg_pos_scan *s, const struct pev *v)
+{
+	struct scan_frame f;
+
+	if (!s->nframes) {	/* an end without a start: not one stream */
+		s->b.failed = true;
+		return;
+	}
+	f = s->frames[--s->nframes];
+	scan_node_done(s, f.flow ? v->end : f.end);
+}
+
+static void scan_doc_start(struct wg_pos_scan *s, const struct pev *v)
+{
+	struct wg_pos_index *ix = s->b.ix;
+	struct wg_pos_doc *d;
+
+	add_doc(&s->b, v);
+	d = &ix->docs[ix->ndocs - 1];
+	d->recorded = true;
+	d->rec_first = ix->nends;
+	d->rec_end = SIZE_MAX;
+	s->nframes = 0;
+}
+
+static void scan_event(struct wg_pos_scan *s, const yaml_event_t *e)
+{
+	struct builder *b = &s->b;
+	struct pev v;
+
+	pev_of(b, e, &v);
+	/* before the end pops its frame */
+	record(b, e, &v, s->nframes && s->frames[s->nframes - 1].flow);
+	switch (v.type) {
+	case YAML_STREAM_START_EVENT:
+		if (b->streams++)	/* a parser per JSON value */
+			b->failed = true;
+		break;
+	case YAML_DOCUMENT_START_EVENT:
+		scan_doc_start(s, &v);
+		break;
+	case YAML_DOCUMENT_END_EVENT:
+		if (recording(b))
+			b->ix->docs[b->ix->ndocs - 1].rec_end = b->ix->nends;
+		if (s->nframes)		/* a collection left open */
+			b->failed = true;
+		break;
+	case YAML_SCALAR_EVENT:
+		scan_node_start(s, &v, WG_NODE_SCALAR);
+		mark_in_scalar(b->ix, v.line,
+			       end_line_of(b->ix, v.start, v.end, v.line,
+					   v.end_line));
+		scan_node_done(s, v.end);
+		break;
+	case YAML_ALIAS_EVENT:
+		scan_node_start(s, &v, WG_POS_ALIAS);
+		scan_node_done(s, v.end);
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		scan_start(s, &v, false);
+		break;
+	case YAML_MAPPING_START_EVENT:
+		scan_start(s, &v, true);
+		break;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		scan_end(s, &v);
+		break;
+	default:
+		break;
+	}
 }
 
 /* The index's lines, before any event. */
@@ -756,7 +901,7 @@ struct wg_pos_scan *wg_pos_scan_start(struct wg_pos_index *ix,
 
 void wg_pos_scan_event(void *scan, const yaml_event_t *e)
 {
-	on_event(&((struct wg_pos_scan *)scan)->b, e);
+	scan_event(scan, e);
 }
 
 int wg_pos_scan_finish(struct wg_pos_scan *scan)
@@ -772,6 +917,7 @@ int wg_pos_scan_finish(struct wg_pos_scan *scan)
 	 * file (10,000 small files: 290 MB). */
 	wg_arena_release(&b->ix->arena);
 	builder_release(b);
+	free(scan->frames);
 	free(scan);
 	return rc;
 }

@@ -135,6 +135,18 @@ START_TEST(layout_is_detected)
 	build("a: 1\n");
 	ck_assert_uint_eq(ix.indent, 2);
 	ck_assert(ix.compact_seqs);
+	teardown();
+	/* items four past their dash; a sequence's scalar or flow items
+	 * do not vote */
+	build("l:\n-   a: 1\n    b: 2\n-   c: 3\n- x\n-   [y]\n");
+	ck_assert_uint_eq(ix.item_indent, 4);
+	teardown();
+	/* a collection that starts on its key's line (an anchor) says
+	 * nothing of the indentation; the one below its key does */
+	build("x: &a\n    b: 1\ny: &c\n    d: 2\nz: &e\n    - f\n"
+	      "w:\n    v: 1\n");
+	ck_assert_uint_eq(ix.indent, 4);
+	ck_assert(ix.compact_seqs);
 }
 END_TEST
 
@@ -428,6 +440,12 @@ START_TEST(scan_and_documents_match_the_whole_index)
 		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 		"xxxxxxxxxxxxxx\" \nl: {m: n, o: [p, q]}\n",
+		/* the layout voted with no nodes: mapping items four
+		 * columns past their dash; collections anchored on their
+		 * key's line are not counted, the one below it is */
+		"l:\n-   a: 1\n    b: 2\n-   c: 3\n- x\n-   [y]\n",
+		"x: &a\n    b: 1\ny: &c\n    d: 2\nz: &e\n    - f\n"
+		"w:\n    v: 1\n",
 	};
 
 	replayed_docs = 0;
@@ -435,7 +453,7 @@ START_TEST(scan_and_documents_match_the_whole_index)
 		ck_assert_msg(scan_agrees_text(texts[i]), "text %zu does not "
 			      "read", i);
 	/* the plain ones were built from records, not parsed again */
-	ck_assert_uint_eq(replayed_docs, 2 * 26);	/* 26 documents, twice */
+	ck_assert_uint_eq(replayed_docs, 2 * 27);	/* 27 documents, twice */
 }
 END_TEST
 
