@@ -58,8 +58,13 @@ int wg_input_read_fd(struct wg_ctx *ctx, int fd, const char *name,
 	struct stat st;
 
 	memset(in, 0, sizeof(*in));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		st.st_size = 0;		/* a pipe or a terminal: read it */
+	} else {
+		in->meta.known = true;
+		in->meta.mode = (unsigned)(st.st_mode & 07777);
+		in->meta.dev = (uint64_t)st.st_dev;
+	}
 	if ((size_t)st.st_size <= ctx->limits.max_input_bytes
 	    && map_file(fd, &st, in)) {
 		in->name = wg_xstrdup(name);

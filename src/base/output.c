@@ -11,9 +11,12 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -172,35 +175,89 @@ static char *final_path(const char *path)
 	return wg_xstrdup(path);
 }
 
-/*
- * Creates a temporary file next to path, with path's mode (or the umask
- * default for a new file).  On success returns its fd and sets *tmp (the
- * caller frees it; it is tracked for cleanup).
- */
-static int create_temp(struct wg_ctx *ctx, const char *path, char **tmp)
+/* The process's umask, read once (reading it means setting it). */
+static mode_t process_umask(void)
 {
-	struct wg_buf name = WG_BUF_INIT;
-	char *copy = wg_xstrdup(path), *base, *t;
-	char *dir = wg_xstrdup(path);
-	struct stat st;
-	mode_t mode;
-	int fd, err;
+	static bool known;
+	static mode_t mask;
 
-	base = basename(copy);
-	wg_buf_addf(&name, "%s/.%s.wingen-XXXXXX", dirname(dir), base);
+	if (!known) {
+		mask = umask(0);
+		umask(mask);
+		known = true;
+	}
+	return mask;
+}
+
+/*
+ * A name for a temporary next to path: ".NAME.wingen-" and six characters
+ * from a per-process random seed and a counter, so names cannot be
+ * guessed ahead and each try is new (O_EXCL refuses a name that exists,
+ * a symlink included).
+ */
+static void temp_name(struct wg_buf *name, const char *path)
+{
+	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+	static uint64_t seed, count;
+	char *copy = wg_xstrdup(path), *dir = wg_xstrdup(path);
+	char tail[7];
+	uint64_t x;
+
+	if (!seed) {
+		if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK)
+		    != (ssize_t)sizeof(seed))
+			seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+		seed |= 1;
+	}
+	/* splitmix64 of seed and counter: each name its own */
+	x = seed + 0x9e3779b97f4a7c15ull * ++count;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	for (size_t i = 0; i < 6; i++, x /= 36)
+		tail[i] = digits[x % 36];
+	tail[6] = '\0';
+	wg_buf_reset(name);
+	wg_buf_addf(name, "%s/.%s.wingen-%s", dirname(dir), basename(copy),
+		    tail);
 	free(copy);
 	free(dir);
-	if (stat(path, &st) == 0) {
-		mode = st.st_mode & 07777;
-	} else {
-		mode_t mask = umask(0);
+}
 
-		umask(mask);
+/*
+ * Creates a temporary file next to path, with path's mode (meta's when
+ * known, else stat's; the umask default for a new file).  It is made
+ * with that mode at once, and chmod'ed only when the umask would take
+ * bits from it.  On success returns its fd and sets *tmp (the caller
+ * frees it; it is tracked for cleanup).
+ */
+static int create_temp(struct wg_ctx *ctx, const char *path,
+		       const struct wg_file_meta *meta, char **tmp)
+{
+	struct wg_buf name = WG_BUF_INIT;
+	mode_t mask = process_umask(), mode;
+	struct stat st;
+	char *t = NULL;
+	int fd = -1, err = 0;
+
+	if (meta && meta->known)
+		mode = (mode_t)meta->mode;
+	else if (stat(path, &st) == 0)
+		mode = st.st_mode & 07777;
+	else
 		mode = 0666 & ~mask;
+	for (int tries = 0; fd < 0 && tries < 100; tries++) {
+		temp_name(&name, path);
+		fd = open(name.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			  mode & 0777);
+		if (fd < 0 && errno != EEXIST)
+			break;
 	}
-	fd = mkstemp(name.buf);
-	t = fd < 0 ? NULL : track(name.buf);
-	if (fd < 0 || !t || fchmod(fd, mode) != 0) {
+	if (fd >= 0)
+		t = track(name.buf);
+	if (fd < 0 || !t
+	    || (((mode & ~mask) != mode || (mode & ~(mode_t)0777))
+		&& fchmod(fd, mode) != 0)) {
 		err = errno;
 		if (fd >= 0) {
 			close(fd);
@@ -255,7 +312,7 @@ static void drop_temp(int fd, char *tmp)
 static int write_temp(struct wg_ctx *ctx, const char *path, const void *data,
 		      size_t len, char **tmp, bool sync)
 {
-	int fd = create_temp(ctx, path, tmp);
+	int fd = create_temp(ctx, path, NULL, tmp);
 
 	if (fd < 0)
 		return -1;
@@ -375,7 +432,7 @@ int wg_out_open(struct wg_ctx *ctx, struct wg_out *out, const char *path)
 		return WG_OUT_OK;
 	}
 	out->path = final_path(path);
-	out->fd = create_temp(ctx, out->path, &out->tmp);
+	out->fd = create_temp(ctx, out->path, NULL, &out->tmp);
 	if (out->fd < 0) {
 		free(out->path);
 		out->path = NULL;
@@ -446,20 +503,30 @@ int wg_output_write(struct wg_ctx *ctx, const char *path, const void *data,
  * took 4 s of system time, one sync of the same data a few ms.  Returns
  * 0, or -1 (reported) when a sync fails.
  */
-static int sync_filesystems(struct wg_ctx *ctx, char **tmps, size_t n)
+static int sync_filesystems(struct wg_ctx *ctx, char **tmps,
+			    const struct wg_file_meta *metas, size_t n)
 {
 #ifdef __linux__
-	dev_t devs[16];
+	uint64_t devs[16];
 	size_t ndevs = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
+		uint64_t dev;
 		size_t k;
 		int fd;
 
-		if (!tmps[i] || stat(tmps[i], &st) != 0)
+		/* a temporary stands beside the file it replaces: the
+		 * file's filesystem, when a read of it told, is its own */
+		if (!tmps[i])
+			continue;
+		if (metas[i].known)
+			dev = metas[i].dev;
+		else if (stat(tmps[i], &st) == 0)
+			dev = (uint64_t)st.st_dev;
+		else
 			continue;	/* the rename reports what is wrong */
-		for (k = 0; k < ndevs && devs[k] != st.st_dev; k++)
+		for (k = 0; k < ndevs && devs[k] != dev; k++)
 			;
 		if (k < ndevs)
 			continue;
@@ -474,10 +541,11 @@ static int sync_filesystems(struct wg_ctx *ctx, char **tmps, size_t n)
 		}
 		close(fd);
 		if (ndevs < sizeof(devs) / sizeof(devs[0]))
-			devs[ndevs++] = st.st_dev;
+			devs[ndevs++] = dev;
 	}
 	return 0;
 #else
+	(void)metas;
 	for (size_t i = 0; i < n; i++) {
 		int fd = tmps[i] ? open(tmps[i], O_RDONLY) : -1;
 
@@ -495,11 +563,13 @@ static int sync_filesystems(struct wg_ctx *ctx, char **tmps, size_t n)
 #endif
 }
 
-int wg_temp_open(struct wg_ctx *ctx, struct wg_temp *t, const char *path)
+int wg_temp_open(struct wg_ctx *ctx, struct wg_temp *t, const char *path,
+		 const struct wg_file_meta *meta)
 {
 	t->failed = false;
 	t->target = final_path(path);
-	t->fd = create_temp(ctx, t->target, &t->tmp);
+	t->fd = create_temp(ctx, t->target, meta, &t->tmp);
+	t->meta = meta ? *meta : (struct wg_file_meta)WG_FILE_META_NONE;
 	if (t->fd >= 0)
 		return 0;
 	free(t->target);
@@ -572,6 +642,7 @@ int wg_output_replace_all(struct wg_ctx *ctx,
 {
 	char **tmps = wg_xcalloc(n ? n : 1, sizeof(*tmps));
 	char **targets = wg_xcalloc(n ? n : 1, sizeof(*targets));
+	struct wg_file_meta *metas = wg_xcalloc(n ? n : 1, sizeof(*metas));
 	int rc = 0;
 
 	/* the temporaries written ahead are ours from here on */
@@ -582,6 +653,7 @@ int wg_output_replace_all(struct wg_ctx *ctx,
 			continue;
 		targets[i] = t->target;
 		tmps[i] = t->tmp;
+		metas[i] = t->meta;
 		if (!t->failed && (!t->tmp || t->fd >= 0))
 			wg_report_at(ctx, WG_SEV_ERROR, files[i].path, 0, 0,
 				     "internal error: a temporary not written "
@@ -607,7 +679,7 @@ int wg_output_replace_all(struct wg_ctx *ctx,
 					files[i].len, &tmps[i], n == 1);
 	}
 	if (rc == 0 && n > 1)
-		rc = sync_filesystems(ctx, tmps, n);
+		rc = sync_filesystems(ctx, tmps, metas, n);
 	for (size_t i = 0; i < n; i++) {
 		if (tmps[i] && rc == 0) {
 			rc = commit_temp(ctx, targets[i], tmps[i]);
@@ -629,5 +701,6 @@ int wg_output_replace_all(struct wg_ctx *ctx,
 		free(targets[i]);
 	free(tmps);
 	free(targets);
+	free(metas);
 	return rc ? -1 : 0;
 }

@@ -197,7 +197,8 @@ static struct wg_node *parse_values(struct wg_ctx *ctx, struct wg_chart *c,
 				    const char *name, char *text, size_t len,
 				    int *rc)
 {
-	struct wg_input in = { (char *)name, text, len, 0 };
+	struct wg_input in = { (char *)name, text, len, 0,
+				WG_FILE_META_NONE };
 	struct wg_reader r;
 	struct wg_node *root = NULL;
 	unsigned index;

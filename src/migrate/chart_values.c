@@ -196,7 +196,8 @@ int wg_values_edit_text(const char *text, size_t len,
 			const char **why, size_t *line)
 {
 	struct wg_ctx scratch;
-	struct wg_input in = { (char *)"values.yaml", NULL, 0, 0 };
+	struct wg_input in = { (char *)"values.yaml", NULL, 0, 0,
+				WG_FILE_META_NONE };
 	struct wg_arena a = WG_ARENA_INIT;
 	struct wg_reader r;
 	struct wg_node *before = NULL, *after;

@@ -65,7 +65,7 @@ static int write_new(struct wg_ctx *ctx, struct wg_migrate_file *f,
 {
 	if (f->out_same) {
 		f->out_same = false;
-		if (wg_temp_open(ctx, &f->temp, f->in.name)
+		if (wg_temp_open(ctx, &f->temp, f->in.name, &f->in.meta)
 		    || wg_temp_write(ctx, &f->temp, f->in.data, f->out_base))
 			return -1;
 	}

@@ -89,6 +89,23 @@ cp "$here/golden/migrate-default-chain/manifest.yaml" "$tmp/modes/apps/a.yaml"
 chmod 640 "$tmp/modes/apps/a.yaml"
 "$wingen" migrate "$tmp/modes" --in-place 2>/dev/null || bad "modes: run failed"
 [ "$(stat -c %a "$tmp/modes/apps/a.yaml")" = 640 ] || bad "modes: mode not kept"
+# the temporary is made with the file's mode, and chmod'ed where the
+# umask would take bits from it (0644 under 077, setgid)
+for m in 644 600 2750; do
+	d="$tmp/umask$m"
+	mkdir -p "$d"
+	cp "$here/golden/migrate-default-chain/manifest.yaml" "$d/m.yaml"
+	chmod "$m" "$d/m.yaml"
+	(umask 077 && "$wingen" migrate "$d" --in-place 2>/dev/null) \
+		|| bad "umask: run failed"
+	[ "$(stat -c %a "$d/m.yaml")" = "$m" ] \
+		|| bad "umask: mode $m became $(stat -c %a "$d/m.yaml")"
+	grep -q 'runtimeClassName' "$d/m.yaml" \
+		|| bad "umask: mode $m: not migrated"
+	[ "$(stat -c %a "$d/00-runtimeclasses.yaml")" = 600 ] \
+		|| bad "umask: a new file does not follow the umask"
+	ls -a "$d" | grep -q wingen- && bad "umask: a temporary was left"
+done
 grep -q 'runtimeClassName: windows-ltsc2022' "$tmp/modes/apps/a.yaml" \
 	|| bad "modes: file not migrated"
 [ -f "$tmp/modes/00-runtimeclasses.yaml" ] \

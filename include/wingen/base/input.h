@@ -1,7 +1,9 @@
 #ifndef WINGEN_INPUT_H
 #define WINGEN_INPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "wingen/base/ctx.h"
 
@@ -18,6 +20,20 @@
  * and kustomize's "-" reads as a typo in "-:3:1: error"). */
 #define WG_STDIN_NAME "<stdin>"
 
+/*
+ * What a read told of a regular file: its permission bits and the
+ * filesystem it is on, so a temporary that replaces it needs no stat of
+ * its own (output.h, wg_temp_open()).  known is false for stdin, a pipe
+ * or a device.
+ */
+struct wg_file_meta {
+	bool known;
+	unsigned mode;		/* st_mode & 07777 */
+	uint64_t dev;		/* st_dev */
+};
+
+#define WG_FILE_META_NONE { false, 0, 0 }
+
 struct wg_input {
 	char *name;	/* path as given, or WG_STDIN_NAME; owned */
 	char *data;	/* content, NUL-terminated; owned */
@@ -25,6 +41,7 @@ struct wg_input {
 	size_t mapped;	/* 0: data is malloc'd; else the length of the
 			   private file mapping data is (release with
 			   wg_input_release, take with wg_input_take_data) */
+	struct wg_file_meta meta;
 };
 
 /*

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "wingen/base/ctx.h"
+#include "wingen/base/input.h"
 
 /*
  * Writing results: all or nothing.
@@ -73,9 +74,13 @@ struct wg_temp {
 	char *tmp;	/* the temporary; NULL: none (dropped, or handed on) */
 	int fd;		/* open while tmp is written; -1 once closed */
 	bool failed;	/* a write failed: the run is to fail */
+	struct wg_file_meta meta;	/* the file replaced, as read */
 };
 
-int wg_temp_open(struct wg_ctx *ctx, struct wg_temp *t, const char *path);
+/* meta: what a read of path told (its mode and filesystem: no stat of
+ * path then), or NULL. */
+int wg_temp_open(struct wg_ctx *ctx, struct wg_temp *t, const char *path,
+		 const struct wg_file_meta *meta);
 int wg_temp_write(struct wg_ctx *ctx, struct wg_temp *t, const void *data,
 		  size_t len);
 int wg_temp_close(struct wg_ctx *ctx, struct wg_temp *t);
