@@ -136,9 +136,11 @@ for s in "${sizes[@]}"; do
 		"$(objects "$s")" >"$data/$s/resourcelist.yaml"
 	mkdir -p "$data/$s/migrate"
 	rm -rf "$data/$s/files"	# made from this stream when first used
+	rm -rf "$data/$s"/mfiles "$data/$s"/mfiles.*	# an earlier run's
 	cp "$root/bench/kustomize/kustomization.yaml" \
 	   "$root/bench/kustomize/runtimeclasses.yaml" "$data/$s/"
 done
+last_delete=$(date +%s)	# the folders above (see prepare)
 
 # wingen build with the three-build profile, until profiles work: then
 # the default behaviour, said in the results.
@@ -169,7 +171,7 @@ command_for() {
 	migrate) echo "$wingen migrate $profile $dir/migrate/stream.yaml --in-place" ;;
 	mdiff) echo "$wingen migrate $profile $dir/migrate/pristine.yaml --diff" ;;
 	buildf1) echo "$wingen build $profile -f $dir/files -j1" ;;
-	migratef) echo "$wingen migrate $profile $dir/mfiles --in-place" ;;
+	migratef) echo "$wingen migrate $profile ${mfiles[$2]:-$dir/mfiles} --in-place" ;;
 	fn) echo "$wingen fn" ;;	# stdin: stdin_for
 	esac
 }
@@ -193,6 +195,30 @@ split_files() {
 }
 
 # What a run needs in place first (untimed): migrate edits its copy.
+# Each run of migratef gets a fresh copy of the folder, and the copies are
+# removed only when every size is measured.  On an ext4 without a journal
+# (this machine's), allocating an inode checks each free inode before it
+# for a deletion in the last 30 s (35 s while its block is dirty: ext4's
+# recently_deleted()).  Removing the last run's 50,000 files just before
+# a run, or the originals the last run renamed over, made its temporaries
+# cost seconds of system time that a folder nobody just deleted from does
+# not; so on such a filesystem migratef also waits until 36 s after the
+# last run that deleted (bench/README.md, "Many files").
+declare -A mfiles mcopies
+inode_quiet=false
+dev=$(findmnt -n -o SOURCE --target "$data" 2>/dev/null || true)
+if [ "$(findmnt -n -o FSTYPE --target "$data" 2>/dev/null)" = ext4 ] \
+	&& ! ls "/proc/fs/jbd2/${dev##*/}-"* >/dev/null 2>&1; then
+	inode_quiet=true
+fi
+wait_inode_quiet() {
+	local now
+	$inode_quiet || return 0
+	now=$(date +%s)
+	if ((now - last_delete < 36)); then
+		sleep $((36 - (now - last_delete)))
+	fi
+}
 prepare() {
 	local tool=$1 dir=$data/$2
 	case $tool in
@@ -203,8 +229,10 @@ prepare() {
 		cp "$dir/stream.yaml" "$dir/migrate/pristine.yaml" ;;
 	migratef)
 		split_files "$dir"
-		rm -rf "$dir/mfiles"
-		cp -r "$dir/files" "$dir/mfiles" ;;
+		mcopies[$2]=$((${mcopies[$2]:-0} + 1))
+		mfiles[$2]=$dir/mfiles.${mcopies[$2]}
+		cp -r "$dir/files" "${mfiles[$2]}"
+		wait_inode_quiet ;;
 	esac
 }
 
@@ -287,6 +315,7 @@ for s in "${sizes[@]}"; do
 			prepare "$tool" "$s"
 			$(command_for "$tool" "$s") <"$(stdin_for "$s:$tool")" \
 				>/dev/null 2>&1 || true
+			[ "$tool" = migratef ] && last_delete=$(date +%s)
 		fi
 	done
 	for ((i = 0; i < runs; i++)); do
@@ -296,11 +325,16 @@ for s in "${sizes[@]}"; do
 			tool=${tools[(i + j) % ${#tools[@]}]}
 			prepare "$tool" "$s"
 			run_once "$s:$tool" "$(command_for "$tool" "$s")"
+			# its renames freed the originals' inodes
+			[ "$tool" = migratef ] && last_delete=$(date +%s)
 		done
 	done
 	for tool in "${tools[@]}"; do
 		summarise "$s:$tool"
 	done
+done
+for s in "${sizes[@]}"; do	# after every timed run (see prepare)
+	rm -rf "$data/$s"/mfiles "$data/$s"/mfiles.*
 done
 if $have_valgrind; then
 	for tool in floor fmt fmt1 build build1; do
