@@ -401,7 +401,7 @@ static const char *removed_block(struct run *r, const struct render *rd,
 
 	if (!wg_is_map(d->parent))
 		return NULL;
-	kp = wg_pos_map_get(map, wg_map_key(d->parent, d->index));
+	kp = wg_pos_map_key(map, d->parent, d->index);
 	vp = wg_pos_map_get(map, d->old_value);
 	if (!kp || !vp || vp->end <= kp->start)
 		return NULL;

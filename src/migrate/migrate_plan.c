@@ -221,6 +221,17 @@ static struct wg_pos_node *locate(struct planner *p,
 	return pn;
 }
 
+/* Key i of tree mapping parent, as locate() finds a scalar. */
+static struct wg_pos_node *locate_key(struct planner *p,
+				      const struct wg_node *parent, size_t i)
+{
+	struct wg_pos_node *pk = wg_pos_map_key(p->map, parent, i);
+
+	if (pk && pk->kind != WG_NODE_SCALAR && pk->kind != WG_POS_ALIAS)
+		return NULL;
+	return pk;
+}
+
 /* A key of a mapping that has no text of its own. */
 static int not_found(struct planner *p, const struct wg_pos_node *m)
 {
@@ -288,8 +299,7 @@ static int replace_in_map(struct planner *p, const struct wg_tdiff *c,
 			  const struct wg_pos_node *pm)
 {
 	const struct wg_pos_index *ix = p->ix;
-	struct wg_pos_node *pk = locate(p, wg_map_key(c->parent, c->index),
-					WG_NODE_SCALAR);
+	struct wg_pos_node *pk = locate_key(p, c->parent, c->index);
 	struct wg_pos_node *pv = locate(p, c->old_value, 0);
 	struct wg_render_style st;
 	struct wg_buf text = WG_BUF_INIT;
@@ -428,8 +438,7 @@ static int remove_from_map(struct planner *p, const struct wg_tdiff *c,
 			   const struct wg_pos_node *pm)
 {
 	const struct wg_pos_index *ix = p->ix;
-	struct wg_pos_node *pk = locate(p, wg_map_key(c->parent, c->index),
-					WG_NODE_SCALAR);
+	struct wg_pos_node *pk = locate_key(p, c->parent, c->index);
 	struct wg_pos_node *pv = locate(p, c->old_value, 0);
 	struct wg_pos_node *next = NULL;
 
@@ -445,8 +454,7 @@ static int remove_from_map(struct planner *p, const struct wg_tdiff *c,
 	/* The first key of "- key: v": the next kept key moves up. */
 	for (size_t i = c->index + 1; i < c->parent->len && !next; i++)
 		if (!removed(p, c->parent, i))
-			next = locate(p, wg_map_key(c->parent, i),
-				      WG_NODE_SCALAR);
+			next = locate_key(p, c->parent, i);
 	if (!next || !blank_before(ix, next->start))
 		return refuse(p, pk, "cannot remove the key safely");
 	if (!delete_keep_comments(p, pk->start, line_start(ix, next->start)))
@@ -527,9 +535,8 @@ static int add_to_map(struct planner *p, const struct wg_tdiff *c,
 		wg_render_pair(&text, &st, c->new_key, c->new_value, kc);
 		insert_lines(p, after_sibling(ix, pv->end, kc), &text);
 	} else {
-		const struct wg_pos_node *pk = locate(p,
-			wg_map_key(c->parent, (size_t)c->next_kept),
-			WG_NODE_SCALAR);
+		const struct wg_pos_node *pk = locate_key(p, c->parent,
+			(size_t)c->next_kept);
 
 		if (!pk)
 			return not_found(p, pm);

@@ -1204,6 +1204,34 @@ static bool key_is(const struct wg_pos_node *k, const struct wg_node *key)
 	       && memcmp(k->text, key->u.str, key->len) == 0;
 }
 
+/* Pair j of position mapping pos that holds tree key k: j == i first (the
+ * usual case), else the first pair with k's text; pos->len when none (a
+ * pair merged in by "<<"). */
+static size_t pair_of(const struct wg_pos_node *pos, const struct wg_node *k,
+		      size_t i)
+{
+	size_t j = i;
+
+	if (j >= pos->len || !key_is(wg_pos_key(pos, j), k))
+		for (j = 0; j < pos->len; j++)
+			if (key_is(wg_pos_key(pos, j), k))
+				break;
+	return j;
+}
+
+struct wg_pos_node *wg_pos_map_key(const struct wg_pos_map *m,
+				   const struct wg_node *parent, size_t i)
+{
+	struct wg_pos_node *pos = wg_pos_map_get(m, parent);
+	size_t j;
+
+	if (!pos || pos->kind != WG_NODE_MAP || !wg_is_map(parent)
+	    || i >= parent->len)
+		return NULL;
+	j = pair_of(pos, wg_map_key(parent, i), i);
+	return j < pos->len ? wg_pos_key(pos, j) : NULL;
+}
+
 void wg_pos_map_add_tree(struct wg_pos_map *m, const struct wg_node *tree,
 			 struct wg_pos_node *pos)
 {
@@ -1218,17 +1246,13 @@ void wg_pos_map_add_tree(struct wg_pos_map *m, const struct wg_node *tree,
 	}
 	if (tree->kind != WG_NODE_MAP)
 		return;
+	/* keys are found through their mapping (wg_pos_map_key()): a
+	 * shared key node stands in many places */
 	for (size_t i = 0; i < tree->len; i++) {
-		const struct wg_node *k = wg_map_key(tree, i);
-		size_t j = i;
+		size_t j = pair_of(pos, wg_map_key(tree, i), i);
 
-		if (j >= pos->len || !key_is(wg_pos_key(pos, j), k))
-			for (j = 0; j < pos->len; j++)
-				if (key_is(wg_pos_key(pos, j), k))
-					break;
 		if (j >= pos->len)
 			continue;	/* merged in by "<<" */
-		map_put(m, k, wg_pos_key(pos, j));
 		wg_pos_map_add_tree(m, wg_map_value(tree, i),
 				    wg_pos_value(pos, j));
 	}

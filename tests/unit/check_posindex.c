@@ -194,7 +194,7 @@ START_TEST(tree_nodes_map_to_positions)
 	p = wg_pos_map_get(&map, wg_path_get(root, "m.own.[1]"));
 	ck_assert_ptr_nonnull(p);
 	ck_assert_str_eq(text_of(p), "b");
-	p = wg_pos_map_get(&map, wg_map_key(wg_path_get(root, "m"), 1));
+	p = wg_pos_map_key(&map, wg_path_get(root, "m"), 1);
 	ck_assert_ptr_nonnull(p);
 	ck_assert_str_eq(text_of(p), "own");
 	/* x came in through "<<": it has no place of its own */

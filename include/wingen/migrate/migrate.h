@@ -211,6 +211,11 @@ struct wg_pos_map {
 
 void wg_pos_map_add_tree(struct wg_pos_map *map, const struct wg_node *tree,
 			 struct wg_pos_node *pos);
+/* The position node of key i of mapping parent, a node of a tree added
+ * (NULL as above).  Keys are not in the map themselves: a shared key
+ * node (resource.h, share_keys) stands in many places. */
+struct wg_pos_node *wg_pos_map_key(const struct wg_pos_map *map,
+				   const struct wg_node *parent, size_t i);
 struct wg_pos_node *wg_pos_map_get(const struct wg_pos_map *map,
 				   const struct wg_node *node);
 void wg_pos_map_release(struct wg_pos_map *map);
