@@ -596,6 +596,10 @@ int wg_cmd_migrate(int argc, char **argv)
 	wg_ctx_init(&r.ctx);
 	r.ctx.strict = o.strict;
 	wg_resources_init(&r.list);
+	/* one node per distinct mapping key, as build: less memory, and the
+	 * chain's lookups compare few, cached keys; a key's place in the
+	 * text comes from the scan (wg_pos_index_doc_tree) */
+	r.list.share_keys = true;
 	if (is_profile(o.args.items[0]))
 		profile_arg = o.args.items[0];
 	for (size_t i = profile_arg ? 1 : 0; i < o.args.len; i++)

@@ -241,6 +241,8 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		return 0;
 	}
 	wg_reader_init(&r, ctx, &f->in);
+	if (list->share_keys)	/* their places come from the scan */
+		r.shared_keys = list;
 	scan = wg_pos_scan_start(&f->ix, f->in.data, f->in.len);
 	r.observe = wg_pos_scan_event;
 	r.observe_arg = scan;

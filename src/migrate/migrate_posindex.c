@@ -1020,6 +1020,86 @@ static bool next_end(struct replay *r, struct pev *v)
 	return true;
 }
 
+/* The column, in characters, of byte off of line l. */
+static size_t column_of(const struct wg_pos_index *ix, size_t l, size_t off)
+{
+	size_t col = 0;
+
+	if (!ix->wide[l])
+		return off - ix->lines[l];
+	for (size_t i = ix->lines[l]; i < off; col++) {
+		unsigned char c = (unsigned char)ix->data[i];
+
+		i += c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	}
+	return col;
+}
+
+/* Whether a key's text, printable ASCII without its quote (or a
+ * backslash, in double quotes), is its source between the quotes. */
+static bool key_text_is_source(const struct wg_node *n, char quote)
+{
+	for (size_t i = 0; i < n->len; i++) {
+		unsigned char c = (unsigned char)n->u.str[i];
+
+		if (c < 0x20 || c > 0x7e || (quote && c == quote)
+		    || (quote == '"' && c == '\\'))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A shared mapping key (resource.h, share_keys) has no position of its
+ * own; its end is in the records.  Its start is that end less its source,
+ * which is its text (plain) or its text in quotes, when its text is
+ * printable ASCII with no quote or escape to write: then the source can
+ * be nothing else, on one line.  Any other key is not replayed (the
+ * document is parsed instead).
+ */
+static void replay_shared_key(struct replay *r, const struct wg_node *n)
+{
+	const struct wg_pos_index *ix = r->b->ix;
+	char quote = n->style == WG_STYLE_SINGLE ? '\''
+		     : n->style == WG_STYLE_DOUBLE ? '"' : 0;
+	size_t q = quote ? 1 : 0, end, start;
+	struct pev v;
+
+	if (r->end >= r->stop || wg_node_tag(n)
+	    || (n->style != WG_STYLE_PLAIN && !quote)
+	    || !key_text_is_source(n, quote)) {
+		r->bad = true;
+		return;
+	}
+	end = *r->end;
+	if (end > ix->len || end < n->len + 2 * q) {
+		r->bad = true;
+		return;
+	}
+	start = end - n->len - 2 * q;
+	if ((q && (ix->data[start] != quote || ix->data[end - 1] != quote))
+	    || memcmp(ix->data + start + q, n->u.str, n->len) != 0) {
+		r->bad = true;
+		return;
+	}
+	memset(&v, 0, sizeof(v));
+	v.type = YAML_SCALAR_EVENT;
+	v.line = (uint32_t)line_from(ix, r->line, start);
+	v.col = (uint32_t)column_of(ix, v.line, start);
+	v.start = start;
+	v.end = start;
+	v.end_line = v.line;
+	r->line = v.line;
+	v.style = n->style + 1;	/* libyaml's styles start at 1 */
+	v.value = n->u.str;
+	v.length = n->len;
+	if (!next_end(r, &v)) {
+		r->bad = true;
+		return;
+	}
+	on_pev(r->b, &v);
+}
+
 static void replay_node(struct replay *r, const struct wg_node *n)
 {
 	struct pev v;
@@ -1048,8 +1128,16 @@ static void replay_node(struct replay *r, const struct wg_node *n)
 	v.style = (n->flags & WG_NODE_FLOW) != 0;
 	on_pev(r->b, &v);
 	k = n->kind == WG_NODE_MAP ? 2 * (size_t)n->len : n->len;
-	for (size_t i = 0; i < k && !r->bad; i++)
-		replay_node(r, n->u.items[i]);
+	for (size_t i = 0; i < k && !r->bad; i++) {
+		const struct wg_node *c = n->u.items[i];
+
+		if (n->kind == WG_NODE_MAP && i % 2 == 0 && c
+		    && c->kind == WG_NODE_SCALAR && !(c->flags & WG_NODE_NEW)
+		    && !wg_node_has_pos(c))
+			replay_shared_key(r, c);
+		else
+			replay_node(r, c);
+	}
 	if (r->bad)
 		return;
 	v.type = n->kind == WG_NODE_MAP ? YAML_MAPPING_END_EVENT

@@ -52,6 +52,7 @@ static int migrate(struct wg_ctx *ctx, const char *text, size_t len,
 	fz_input(&in, "m.yaml", (const uint8_t *)text, len);
 	memset(f, 0, sizeof(*f));
 	wg_resources_init(list);
+	list->share_keys = true;	/* as cmd_migrate.c reads */
 	ctx->profile = &profile;
 	if (wg_migrate_load_input(ctx, f, &in, list) != 0) {
 		wg_input_release(&in);
