@@ -143,8 +143,8 @@ static const char *const emitter_docs[] = {
 	"a: |\n  trailing space \n",
 	"? |-\n  two\n  lines\n: key\n",
 	/* a 129-byte key is not simple */
-	"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
-	"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk: v\n",
+	("kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+	 "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk: v\n"),
 	"k: |+\n  kept, then a tag\n\n!t x: 1\n",
 };
 
