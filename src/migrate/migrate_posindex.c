@@ -1020,6 +1020,20 @@ static bool next_end(struct replay *r, struct pev *v)
 	return true;
 }
 
+/* Scalar n, its start in v: its end is the next record. */
+static void replay_scalar(struct replay *r, const struct wg_node *n,
+			  struct pev *v)
+{
+	v->style = n->style + 1;	/* libyaml's styles start at 1 */
+	v->value = n->u.str;
+	v->length = n->len;
+	if (!next_end(r, v)) {
+		r->bad = true;
+		return;
+	}
+	on_pev(r->b, v);
+}
+
 /* The column, in characters, of byte off of line l. */
 static size_t column_of(const struct wg_pos_index *ix, size_t l, size_t off)
 {
@@ -1090,14 +1104,7 @@ static void replay_shared_key(struct replay *r, const struct wg_node *n)
 	v.end = start;
 	v.end_line = v.line;
 	r->line = v.line;
-	v.style = n->style + 1;	/* libyaml's styles start at 1 */
-	v.value = n->u.str;
-	v.length = n->len;
-	if (!next_end(r, &v)) {
-		r->bad = true;
-		return;
-	}
-	on_pev(r->b, &v);
+	replay_scalar(r, n, &v);
 }
 
 static void replay_node(struct replay *r, const struct wg_node *n)
@@ -1113,14 +1120,7 @@ static void replay_node(struct replay *r, const struct wg_node *n)
 	}
 	if (n->kind == WG_NODE_SCALAR) {
 		start_of(r, n, &v, YAML_SCALAR_EVENT);
-		v.style = n->style + 1;	/* libyaml's styles start at 1 */
-		v.value = n->u.str;
-		v.length = n->len;
-		if (!next_end(r, &v)) {
-			r->bad = true;
-			return;
-		}
-		on_pev(r->b, &v);
+		replay_scalar(r, n, &v);
 		return;
 	}
 	start_of(r, n, &v, n->kind == WG_NODE_MAP ? YAML_MAPPING_START_EVENT
