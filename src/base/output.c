@@ -627,14 +627,20 @@ void wg_temp_drop(struct wg_temp *t)
 static int sync_closed_temp(struct wg_ctx *ctx, const char *path,
 			    const char *tmp)
 {
-	int fd = open(tmp, O_RDONLY | O_CLOEXEC);
+	int fd = open(tmp, O_RDONLY | O_CLOEXEC), err;
 
-	if (fd >= 0 && fsync(fd) == 0)
-		return close(fd);
-	if (fd >= 0)
+	if (fd < 0) {
+		err = errno;
+	} else if (fsync(fd) != 0) {
+		err = errno;	/* the fsync's error, not close's */
 		close(fd);
+	} else if (close(fd) != 0) {
+		err = errno;
+	} else {
+		return 0;
+	}
 	return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0, "cannot write: %s",
-			    strerror(errno));
+			    strerror(err));
 }
 
 int wg_output_replace_all(struct wg_ctx *ctx,
