@@ -927,9 +927,8 @@ int wg_pos_scan_finish(struct wg_pos_scan *scan)
 			b->ix->ends_cap = b->ix->nends + 1;
 		}
 	}
-	/* Freed, not kept for reuse: a run holds the scans of all its files
-	 * until it edits them, and a kept block each would cost 16-48 KiB a
-	 * file (10,000 small files: 290 MB). */
+	/* the scan builds no nodes: the index's arena is still empty, and
+	 * stays so until an edited document is built (wg_pos_index_doc) */
 	wg_arena_release(&b->ix->arena);
 	builder_release(b);
 	free(scan->frames);
