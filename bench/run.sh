@@ -23,6 +23,10 @@
 #               the same objects one per file (as a manifests folder)
 #   migrate, a file an object     wingen migrate PROFILE COPY --in-place
 #               on a fresh copy of that folder
+#   replace, a file an object     bench/replace COPY LIST: the filesystem's
+#               floor of that migrate (a temporary written and renamed
+#               over each file migrate changed in its warm-up run, LIST,
+#               with nothing else), on a fresh copy of the folder
 #   fn          wingen fn < the same objects as one ResourceList (bench/gen
 #               --resourcelist, the profile as its functionConfig)
 #   kustomize   kubectl kustomize with bench/kustomize/ (1k and 2k only:
@@ -97,13 +101,15 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 	note "configuring $build (Release)"
 	cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
-cmake --build "$build" -j2 --target wingen bench_gen bench_floor >/dev/null
+cmake --build "$build" -j2 --target wingen bench_gen bench_floor bench_replace \
+	>/dev/null
 build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")
 [ "$build_type" = Release ] \
 	|| note "warning: $build is a '$build_type' build, not Release"
 wingen=$build/wingen
 gen=$build/bench/gen
 floor=$build/bench/floor
+replace=$build/bench/replace
 
 # ---- tools ---------------------------------------------------------------
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -172,6 +178,7 @@ command_for() {
 	mdiff) echo "$wingen migrate $profile $dir/migrate/pristine.yaml --diff" ;;
 	buildf1) echo "$wingen build $profile -f $dir/files -j1" ;;
 	migratef) echo "$wingen migrate $profile ${mfiles[$2]:-$dir/mfiles} --in-place" ;;
+	replacef) echo "$replace ${mfiles[$2]:-$dir/mfiles} $dir/changed.txt" ;;
 	fn) echo "$wingen fn" ;;	# stdin: stdin_for
 	esac
 }
@@ -227,13 +234,24 @@ prepare() {
 		rm -f "$dir"/migrate/*
 		cp "$dir/stream.yaml" "$dir/migrate/stream.yaml"
 		cp "$dir/stream.yaml" "$dir/migrate/pristine.yaml" ;;
-	migratef)
+	migratef|replacef)
 		split_files "$dir"
 		mcopies[$2]=$((${mcopies[$2]:-0} + 1))
 		mfiles[$2]=$dir/mfiles.${mcopies[$2]}
 		cp -r "$dir/files" "${mfiles[$2]}"
 		wait_inode_quiet ;;
 	esac
+}
+
+# The files migrate changed in its warm-up run (its copy against the
+# folder), one name a line: what replace replaces.  Files it only added
+# (00-runtimeclasses.yaml) are left out: one among thousands.
+changed_list() {
+	local dir=$data/$1
+	{ diff -rq "$dir/files" "${mfiles[$1]}" || true; } | sed -n \
+		"s|^Files $dir/files/\([^/]*\) and .* differ\$|\1|p" \
+		>"$dir/changed.txt"
+	[ -s "$dir/changed.txt" ] || note "warning: migrate changed no file at $1"
 }
 
 # ---- measuring -----------------------------------------------------------
@@ -243,7 +261,8 @@ tools_for() {
 		echo $large_tools
 		return
 	fi
-	echo floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef
+	echo floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef \
+		replacef
 	if $have_kubectl && [[ $kustomize_sizes == *" $1 "* ]]; then
 		echo kustomize
 	fi
@@ -257,6 +276,7 @@ label() {
 	mdiff) echo "migrate --diff" ;;
 	buildf1) echo "build -j1, a file an object" ;;
 	migratef) echo "migrate, a file an object" ;;
+	replacef) echo "replace (filesystem floor), a file an object" ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -315,7 +335,12 @@ for s in "${sizes[@]}"; do
 			prepare "$tool" "$s"
 			$(command_for "$tool" "$s") <"$(stdin_for "$s:$tool")" \
 				>/dev/null 2>&1 || true
-			[ "$tool" = migratef ] && last_delete=$(date +%s)
+			case $tool in
+			migratef)
+				last_delete=$(date +%s)
+				changed_list "$s" ;;
+			replacef) last_delete=$(date +%s) ;;
+			esac
 		fi
 	done
 	for ((i = 0; i < runs; i++)); do
@@ -326,7 +351,9 @@ for s in "${sizes[@]}"; do
 			prepare "$tool" "$s"
 			run_once "$s:$tool" "$(command_for "$tool" "$s")"
 			# its renames freed the originals' inodes
-			[ "$tool" = migratef ] && last_delete=$(date +%s)
+			case $tool in
+			migratef|replacef) last_delete=$(date +%s) ;;
+			esac
 		done
 	done
 	for tool in "${tools[@]}"; do
@@ -428,7 +455,7 @@ growth() {
 	[ -n "${med[50k:floor]:-}" ] && [ -n "${med[10k:floor]:-}" ] || return 0
 	echo "| tool | time 50k / 10k | CPU 50k / 10k | input 50k / 10k |"
 	echo "|---|---:|---:|---:|"
-	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef; do
+	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef replacef; do
 		printf '| %s | %s | %s | %s |\n' "$(label "$tool")" \
 			"$(calc %.2f "${med[50k:$tool]} / ${med[10k:$tool]}")" \
 			"$(cpu_ratio "50k:$tool" "10k:$tool")" \
@@ -488,6 +515,9 @@ targets() {
 		[ -n "${cpu[$s:migratef]:-}" ] || continue
 		r=$(cpu_ratio "$s:migratef" "$s:buildf1")
 		echo "- the same objects a file each (migrate ≤ 1.5 × build -j1 of the folder), CPU, at $s: $r × — $(verdict "$r <= 1.5")"
+		[ -n "${cpu[$s:replacef]:-}" ] || continue
+		r=$(calc %.2f "(${cpu[$s:migratef]} - ${cpu[$s:replacef]}) / ${cpu[$s:buildf1]}")
+		echo "  - less the filesystem's floor of replacing the $(wc -l <"$data/$s/changed.txt") files it changed ($(cpu_s "$s:replacef") s, bench/replace): $r × — $(verdict "$r <= 1.5") on wingen's own work"
 	done
 	if [ -n "${med[50k:check]:-}" ] && [ -n "${med[10k:check]:-}" ]; then
 		for tool in check migrate mdiff fn buildf1 migratef; do
@@ -500,7 +530,7 @@ targets() {
 	for s in "${sizes[@]}"; do
 		case $s in 1k|2k) [ ${#sizes[@]} -gt 1 ] && continue ;; esac
 		for tool in $(tools_for "$s"); do
-			case $tool in floor|kustomize|migrate|mdiff|migratef|buildf1) continue ;; esac
+			case $tool in floor|kustomize|migrate|mdiff|migratef|buildf1|replacef) continue ;; esac
 			r=$(calc %.2f "${rss[$s:$tool]} * 1024 / $(in_bytes "$s" "$tool")")
 			echo "- $(label "$tool") peak RSS ≤ 3 × its input at $s: $r × — $(verdict "$r <= 3")"
 		done
@@ -535,7 +565,7 @@ machine() {
 commands() {
 	echo '```'
 	echo "bench/gen N > bench/data/SIZE/stream.yaml"
-	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef kustomize; do
+	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef replacef kustomize; do
 		command_for "$tool" SIZE | sed "s|$build/|BUILD/|g; s|$root/||g"
 	done
 	echo "/usr/bin/time -f '%U %S %M' COMMAND   # CPU time, peak RSS"
