@@ -1,13 +1,9 @@
-/* madvise(MADV_HUGEPAGE) is a Linux extension of <sys/mman.h>. */
-#define _DEFAULT_SOURCE
-
 #include "wingen/base/alloc.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 static void out_of_memory(void)
 {
@@ -39,37 +35,6 @@ void *wg_xrealloc(void *ptr, size_t size)
 
 	if (!p)
 		out_of_memory();
-	return p;
-}
-
-static void advise(void *p, size_t len)
-{
-#ifdef MADV_HUGEPAGE
-	uintptr_t start = ((uintptr_t)p + WG_HUGE_PAGE - 1)
-			  & ~(uintptr_t)(WG_HUGE_PAGE - 1);
-	uintptr_t end = ((uintptr_t)p + len) & ~(uintptr_t)(WG_HUGE_PAGE - 1);
-
-	if (end > start)
-		(void)madvise((void *)start, end - start, MADV_HUGEPAGE);
-#else
-	(void)p;
-	(void)len;
-#endif
-}
-
-void wg_advise_huge(void *p, size_t len)
-{
-	if (p && len >= WG_HUGE_MIN)
-		advise(p, len);
-}
-
-void *wg_xmalloc_huge(size_t size)
-{
-	void *p = aligned_alloc(WG_HUGE_PAGE, size);
-
-	if (!p)
-		out_of_memory();
-	advise(p, size);
 	return p;
 }
 

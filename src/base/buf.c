@@ -29,7 +29,6 @@ void wg_buf_grow(struct wg_buf *b, size_t extra)
 	while (cap < need)
 		cap *= 2;
 	b->buf = wg_xrealloc(b->buf, cap);
-	wg_advise_huge(b->buf, cap);
 	if (!b->cap)
 		b->buf[0] = '\0';
 	b->cap = cap;

@@ -40,7 +40,7 @@ static bool map_file(int fd, const struct stat *st, struct wg_input *in)
 	size_t len = (size_t)st->st_size;
 	void *p;
 
-	if (len < WG_HUGE_MIN || page <= 0 || len % (size_t)page == 0)
+	if (len < WG_LARGE_MIN || page <= 0 || len % (size_t)page == 0)
 		return false;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
 	if (p == MAP_FAILED)
@@ -74,7 +74,6 @@ int wg_input_read_fd(struct wg_ctx *ctx, int fd, const char *name,
 	 * see the end without growing). */
 	if (st.st_size > 0) {
 		b.buf = wg_xmalloc((size_t)st.st_size + 2);
-		wg_advise_huge(b.buf, (size_t)st.st_size + 2);
 		b.cap = (size_t)st.st_size + 2;
 		b.buf[0] = '\0';
 	}

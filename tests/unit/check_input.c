@@ -54,8 +54,8 @@ static void write_sized(const char *path, size_t size)
 START_TEST(large_files_mapped_with_the_same_content)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	size_t sizes[] = { 100, WG_HUGE_MIN + 7, WG_HUGE_MIN + (size_t)page,
-			   WG_HUGE_MIN - 1 };
+	size_t sizes[] = { 100, WG_LARGE_MIN + 7, WG_LARGE_MIN + (size_t)page,
+			   WG_LARGE_MIN - 1 };
 	bool mapped[] = { false, true, false, false };
 
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++) {

@@ -21,25 +21,16 @@ char *wg_xstrdup(const char *s);
 char *wg_xstrndup(const char *s, size_t n);
 
 /*
- * Transparent huge pages for large regions.  Each first touch of a 4 KiB
- * page is a fault, and on a virtual machine a fault costs more than the
- * work that fills the page: a 114 MB migrate spent 2.0 of its 6.9 s in
- * the kernel zeroing pages one fault at a time.  With 2 MiB pages there
- * are 512 times fewer.  The cost is resident memory: a huge page counts
- * whole once touched, so at most 2 MiB more per region; hence only
- * regions of WG_HUGE_MIN bytes or more.  On a kernel with THP "never" or
- * without madvise(MADV_HUGEPAGE) nothing changes.
+ * Where a region counts as large: an input file of this size or more is
+ * mapped instead of copied (input.c), and an arena that holds this much
+ * takes its blocks 4 MiB at a time (arena.c).  wingen does not advise
+ * huge pages (MADV_HUGEPAGE) for such regions: on a virtual machine whose
+ * free 2 MiB blocks go back to the host (free page reporting), every huge
+ * page is a fault on the host too: measured, the advice cost build and
+ * migrate up to 15% at 50k objects and saved nothing (bench/README.md,
+ * "First touches").
  */
-#define WG_HUGE_MIN ((size_t)32 << 20)
-#define WG_HUGE_PAGE ((size_t)2 << 20)
-
-/* Advises huge pages for the whole 2 MiB pages inside [p, p + len) when
- * len >= WG_HUGE_MIN; a hint only (errors are ignored). */
-void wg_advise_huge(void *p, size_t len);
-
-/* size bytes (a multiple of WG_HUGE_PAGE) aligned to WG_HUGE_PAGE and
- * advised as huge pages; release with free(). */
-void *wg_xmalloc_huge(size_t size);
+#define WG_LARGE_MIN ((size_t)32 << 20)
 
 /* Grows *items (of *cap elements of size elem) to hold at least need. */
 void wg_xgrow(void **items, size_t *cap, size_t need, size_t elem);
