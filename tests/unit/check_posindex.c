@@ -466,15 +466,6 @@ START_TEST(scan_and_documents_match_the_whole_index)
 }
 END_TEST
 
-/* A document with an alias, an anchor, a tag or a "<<" key is not
- * recorded (its tree is not one node an event); the others are. */
-/*
- * Shared keys (build's and migrate's reader) have no place of their own:
- * a key's start is its recorded end less its source, taken only where the
- * text can have no other source (printable ASCII, nothing to escape).  The
- * nodes must be the parse's either way; the other keys send their document
- * to the parse.
- */
 /* scan_agrees_text() with keys shared through a list of the text's own
  * (the keys point into the text); *nkeys: how many were shared. */
 static bool shared_agrees(const char *text, size_t *nkeys)
@@ -492,6 +483,13 @@ static bool shared_agrees(const char *text, size_t *nkeys)
 	return ok;
 }
 
+/*
+ * Shared keys (build's and migrate's reader) have no place of their own:
+ * a key's start is its recorded end less its source, taken only where the
+ * text can have no other source (printable ASCII, nothing to escape).  The
+ * nodes must be the parse's either way; the other keys send their document
+ * to the parse.
+ */
 START_TEST(shared_keys_replay_from_their_ends)
 {
 	static const char *const replayed[] = {
@@ -528,6 +526,8 @@ START_TEST(shared_keys_replay_from_their_ends)
 }
 END_TEST
 
+/* A document with an alias, an anchor, a tag or a "<<" key is not
+ * recorded (its tree is not one node an event); the others are. */
 START_TEST(scan_records_documents_that_match_their_tree)
 {
 	static const char text[] = "a: &x 1\nb: *x\n---\nc: !t 1\n---\n"
