@@ -248,9 +248,12 @@ prepare() {
 # (00-runtimeclasses.yaml) are left out: one among thousands.
 changed_list() {
 	local dir=$data/$1
-	{ diff -rq "$dir/files" "${mfiles[$1]}" || true; } | sed -n \
-		"s|^Files $dir/files/\([^/]*\) and .* differ\$|\1|p" \
-		>"$dir/changed.txt"
+	# a fixed-string prefix: $dir may hold regex characters
+	{ diff -rq "$dir/files" "${mfiles[$1]}" || true; } | awk \
+		-v pre="Files $dir/files/" 'index($0, pre) == 1 && / differ$/ {
+			n = substr($0, length(pre) + 1)
+			sub(/ and .*/, "", n)
+			print n }' >"$dir/changed.txt"
 	[ -s "$dir/changed.txt" ] || note "warning: migrate changed no file at $1"
 }
 
