@@ -27,6 +27,9 @@
 #               floor of that migrate (a temporary written and renamed
 #               over each file migrate changed in its warm-up run, LIST,
 #               with nothing else), on a fresh copy of the folder
+#   build -j1 / migrate, a file an object, in memory   the same two on a
+#               copy of the folder in a tmpfs (/dev/shm), when it has room:
+#               no disk, so their ratio is wingen's own work
 #   fn          wingen fn < the same objects as one ResourceList (bench/gen
 #               --resourcelist, the profile as its functionConfig)
 #   kustomize   kubectl kustomize with bench/kustomize/ (1k and 2k only:
@@ -179,6 +182,8 @@ command_for() {
 	buildf1) echo "$wingen build $profile -f $dir/files -j1" ;;
 	migratef) echo "$wingen migrate $profile ${mfiles[$2]:-$dir/mfiles} --in-place" ;;
 	replacef) echo "$replace ${mfiles[$2]:-$dir/mfiles} $dir/changed.txt" ;;
+	buildm1) echo "$wingen build $profile -f ${mem:-TMPFS}/$2/files -j1" ;;
+	migratem) echo "$wingen migrate $profile ${mem:-TMPFS}/$2/mfiles --in-place" ;;
 	fn) echo "$wingen fn" ;;	# stdin: stdin_for
 	esac
 }
@@ -204,12 +209,16 @@ split_files() {
 # What a run needs in place first (untimed): migrate edits its copy.
 # Each run of migratef gets a fresh copy of the folder, and the copies are
 # removed only when every size is measured.  On an ext4 without a journal
-# (this machine's), allocating an inode checks each free inode before it
-# for a deletion in the last 30 s (35 s while its block is dirty: ext4's
-# recently_deleted()).  Removing the last run's 50,000 files just before
+# (this machine's), allocating an inode skips every free inode before it
+# that was deleted in the last 60 s, or in the last 360 s while the block
+# of the inode table holding it is not yet written back (recently_deleted()
+# in the kernel's fs/ext4/ialloc.c: RECENTCY_MIN 60, RECENTCY_DIRTY 300),
+# reading that block for each.  Removing the last run's files just before
 # a run, or the originals the last run renamed over, made its temporaries
 # cost seconds of system time that a folder nobody just deleted from does
-# not; so on such a filesystem migratef also waits until 36 s after the
+# not.  So on such a filesystem migratef first writes everything back
+# (sync -f: the inode table's blocks are then clean, and its copy's data
+# is not written by migrate's own syncfs) and waits until 61 s after the
 # last run that deleted (bench/README.md, "Many files").
 declare -A mfiles mcopies
 inode_quiet=false
@@ -221,11 +230,42 @@ fi
 wait_inode_quiet() {
 	local now
 	$inode_quiet || return 0
+	sync -f "$1"
 	now=$(date +%s)
-	if ((now - last_delete < 36)); then
-		sleep $((36 - (now - last_delete)))
+	if ((now - last_delete < 61)); then
+		sleep $((61 - (now - last_delete)))
 	fi
 }
+
+# The in-memory rows (buildm1, migratem): the same folder in a tmpfs, where
+# replacing a file costs no disk (no inode table, no discard), so their
+# ratio is wingen's own work.  Only when /dev/shm is a tmpfs with room for
+# every copy; the copies go when the run ends.
+mem=
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+	mem=$(mktemp -d /dev/shm/wingen-bench.XXXXXX)
+	trap 'rm -rf "$mem"' EXIT
+fi
+# Whether size $1's folder fits in the tmpfs $runs + 3 times (the folder,
+# a copy a run, and room to spare), decided once a size: a file takes
+# whole 4 KiB pages there.
+declare -A mem_ok
+mem_fits() {
+	local need avail
+	if [ -z "${mem_ok[$1]:-}" ]; then
+		mem_ok[$1]=false
+		if [ -n "$mem" ]; then
+			need=$(( $(wc -c <"$data/$1/stream.yaml") / 1024 \
+				 + 4 * $(objects "$1") ))
+			avail=$(df -Pk "$mem" | awk 'NR == 2 { print $4 }')
+			((avail > need * (runs + 3))) && mem_ok[$1]=true
+		fi
+	fi
+	${mem_ok[$1]}
+}
+for s in "${sizes[@]}"; do	# here, not in tools_for's subshells
+	mem_fits "$s" || true
+done
 prepare() {
 	local tool=$1 dir=$data/$2
 	case $tool in
@@ -239,7 +279,15 @@ prepare() {
 		mcopies[$2]=$((${mcopies[$2]:-0} + 1))
 		mfiles[$2]=$dir/mfiles.${mcopies[$2]}
 		cp -r "$dir/files" "${mfiles[$2]}"
-		wait_inode_quiet ;;
+		wait_inode_quiet "$dir" ;;
+	buildm1|migratem)
+		split_files "$dir"
+		mkdir -p "$mem/$2"
+		[ -d "$mem/$2/files" ] || cp -r "$dir/files" "$mem/$2/files"
+		if [ "$tool" = migratem ]; then
+			rm -rf "$mem/$2/mfiles"
+			cp -r "$mem/$2/files" "$mem/$2/mfiles"
+		fi ;;
 	esac
 }
 
@@ -266,6 +314,9 @@ tools_for() {
 	fi
 	echo floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef \
 		replacef
+	if mem_fits "$1"; then
+		echo buildm1 migratem
+	fi
 	if $have_kubectl && [[ $kustomize_sizes == *" $1 "* ]]; then
 		echo kustomize
 	fi
@@ -280,6 +331,8 @@ label() {
 	buildf1) echo "build -j1, a file an object" ;;
 	migratef) echo "migrate, a file an object" ;;
 	replacef) echo "replace (filesystem floor), a file an object" ;;
+	buildm1) echo "build -j1, a file an object, in memory" ;;
+	migratem) echo "migrate, a file an object, in memory" ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -458,7 +511,9 @@ growth() {
 	[ -n "${med[50k:floor]:-}" ] && [ -n "${med[10k:floor]:-}" ] || return 0
 	echo "| tool | time 50k / 10k | CPU 50k / 10k | input 50k / 10k |"
 	echo "|---|---:|---:|---:|"
-	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef replacef; do
+	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef replacef buildm1 migratem; do
+		[ -n "${med[50k:$tool]:-}" ] && [ -n "${med[10k:$tool]:-}" ] \
+			|| continue
 		printf '| %s | %s | %s | %s |\n' "$(label "$tool")" \
 			"$(calc %.2f "${med[50k:$tool]} / ${med[10k:$tool]}")" \
 			"$(cpu_ratio "50k:$tool" "10k:$tool")" \
@@ -521,6 +576,9 @@ targets() {
 		[ -n "${cpu[$s:replacef]:-}" ] || continue
 		r=$(calc %.2f "(${cpu[$s:migratef]} - ${cpu[$s:replacef]}) / ${cpu[$s:buildf1]}")
 		echo "  - less the filesystem's floor of replacing the $(wc -l <"$data/$s/changed.txt") files it changed ($(cpu_s "$s:replacef") s, bench/replace): $r × — $(verdict "$r <= 1.5") on wingen's own work"
+		[ -n "${cpu[$s:migratem]:-}" ] || continue
+		r=$(cpu_ratio "$s:migratem" "$s:buildm1")
+		echo "  - the same in memory (both on a tmpfs, where replacing a file costs no disk): $r × — $(verdict "$r <= 1.5")"
 	done
 	if [ -n "${med[50k:check]:-}" ] && [ -n "${med[10k:check]:-}" ]; then
 		for tool in check migrate mdiff fn buildf1 migratef; do
@@ -533,7 +591,7 @@ targets() {
 	for s in "${sizes[@]}"; do
 		case $s in 1k|2k) [ ${#sizes[@]} -gt 1 ] && continue ;; esac
 		for tool in $(tools_for "$s"); do
-			case $tool in floor|kustomize|migrate|mdiff|migratef|buildf1|replacef) continue ;; esac
+			case $tool in floor|kustomize|migrate|mdiff|migratef|buildf1|replacef|buildm1|migratem) continue ;; esac
 			r=$(calc %.2f "${rss[$s:$tool]} * 1024 / $(in_bytes "$s" "$tool")")
 			echo "- $(label "$tool") peak RSS ≤ 3 × its input at $s: $r × — $(verdict "$r <= 3")"
 		done
@@ -568,8 +626,8 @@ machine() {
 commands() {
 	echo '```'
 	echo "bench/gen N > bench/data/SIZE/stream.yaml"
-	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef replacef kustomize; do
-		command_for "$tool" SIZE | sed "s|$build/|BUILD/|g; s|$root/||g"
+	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef replacef buildm1 migratem kustomize; do
+		mem=TMPFS command_for "$tool" SIZE | sed "s|$build/|BUILD/|g; s|$root/||g"
 	done
 	echo "/usr/bin/time -f '%U %S %M' COMMAND   # CPU time, peak RSS"
 	echo "valgrind --tool=callgrind COMMAND  # on the 1k stream"
