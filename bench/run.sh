@@ -246,9 +246,9 @@ if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
 	mem=$(mktemp -d /dev/shm/wingen-bench.XXXXXX)
 	trap 'rm -rf "$mem"' EXIT
 fi
-# Whether size $1's folder fits in the tmpfs $runs + 3 times (the folder,
-# a copy a run, and room to spare), decided once a size: a file takes
-# whole 4 KiB pages there.
+# Whether size $1's folder fits in the tmpfs 4 times (the folder and one
+# copy, the last run's removed first, with as much again to spare),
+# decided once a size: a file takes whole 4 KiB pages there.
 declare -A mem_ok
 mem_fits() {
 	local need avail
@@ -258,7 +258,7 @@ mem_fits() {
 			need=$(( $(wc -c <"$data/$1/stream.yaml") / 1024 \
 				 + 4 * $(objects "$1") ))
 			avail=$(df -Pk "$mem" | awk 'NR == 2 { print $4 }')
-			((avail > need * (runs + 3))) && mem_ok[$1]=true
+			((avail > need * 4)) && mem_ok[$1]=true
 		fi
 	fi
 	${mem_ok[$1]}
