@@ -642,8 +642,11 @@ int wg_cmd_migrate(int argc, char **argv)
 			     : WG_SEV_WARNING, NULL, 0, 0,
 			     "nothing migrated: every file given was skipped "
 			     "(see 'migrate: skipped' below)");
-	if (!wg_ctx_failed(&r.ctx))
+	if (!wg_ctx_failed(&r.ctx)) {
+		wg_migrate_edits_begin(&r.list);
 		wg_cli_run_chain(&r.ctx, &r.profile, &r.list);
+		wg_migrate_edits_end(&r.list);
+	}
 	if (!wg_ctx_failed(&r.ctx))
 		wg_migrate_assign(r.mf, r.nmf, &r.list);
 	/* every file, so every object that cannot be edited is reported */

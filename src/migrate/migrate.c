@@ -29,8 +29,12 @@ struct payload {
 	struct wg_migrate_file *file;
 	size_t doc;		/* index into file->docs */
 	long item;		/* index in the List's items, -1 */
-	struct wg_node *before;	/* the tree before the chain ran (its
-				   scalar nodes shared: wg_node_clone_shape) */
+	struct wg_node *root;	/* the tree as read, which the edits may
+				   change in place (list->journal has what
+				   they changed) */
+	const struct wg_node *before;	/* while its file is finished: the
+				   tree as read, rebuilt from the journal
+				   in the finisher's arena; else NULL */
 };
 
 /* ---- templates ---------------------------------------------------------- */
@@ -292,7 +296,7 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 						      res->root);
 			if (pl->item < 0 && (res->flags & WG_RES_LIST_ITEM))
 				nested = true;
-			pl->before = wg_node_clone_shape(&list->arena, res->root);
+			pl->root = res->root;
 			res->payload = pl;
 		}
 	}
@@ -441,7 +445,21 @@ static void doc_push(struct wg_resource ***items, size_t *len, size_t *cap,
 	(*items)[(*len)++] = res;
 }
 
-/* Sorts the list's objects by the document they belong to. */
+void wg_migrate_edits_begin(struct wg_resources *list)
+{
+	if (!list->journal)
+		list->journal = wg_node_journal_new();
+	wg_node_journal_start(list->journal);
+}
+
+void wg_migrate_edits_end(struct wg_resources *list)
+{
+	(void)list;
+	wg_node_journal_stop();
+}
+
+/* Sorts the list's objects by the document they belong to, and rebuilds
+ * the trees of the file's own as they were read. */
 static void group(struct finisher *fin, const struct wg_resources *list)
 {
 	struct wg_migrate_file *f = fin->f;
@@ -455,6 +473,9 @@ static void group(struct finisher *fin, const struct wg_resources *list)
 		struct docstate *ds;
 
 		if (pl && pl->file == f) {
+			pl->before = wg_node_journal_before(list->journal,
+							    &fin->arena,
+							    pl->root);
 			last = (long)pl->doc;
 			doc_push(&fin->docs[pl->doc].res,
 				 &fin->docs[pl->doc].nres,
@@ -776,8 +797,8 @@ static void report(struct finisher *fin, const struct docstate *ds)
 	struct payload *pl = res->payload;
 
 	/* name the object as it was read, at the place in the file */
-	if (pl && pl->file == fin->f)
-		where.root = pl->before;
+	if (pl && pl->file == fin->f)	/* read, never written */
+		where.root = (struct wg_node *)pl->before;
 	wg_error(fin->ctx, &where, ds->where.line || ds->where.col
 		 ? &ds->where : NULL, ds->field, "cannot edit the file as "
 		 "text: %s (--reformat-fallback re-emits the document)",
@@ -814,6 +835,11 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 
 	if (f->skip)
 		return 0;
+	/* without the journal every object would look unchanged */
+	if (!list->journal)
+		return wg_report_at(ctx, WG_SEV_ERROR, f->in.name, 0, 0,
+				    "internal error: the chain's edits were "
+				    "not recorded (wg_migrate_edits_begin)");
 	memset(&fin, 0, sizeof(fin));
 	fin.ctx = ctx;
 	fin.f = f;
@@ -932,6 +958,9 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 							f->out.len);
 	}
 	for (size_t d = 0; d < f->ndocs; d++) {
+		for (size_t i = 0; i < fin.docs[d].nres; i++)	/* in arena */
+			((struct payload *)fin.docs[d].res[i]->payload)
+				->before = NULL;
 		free(fin.docs[d].res);
 		free(fin.docs[d].extra);
 	}

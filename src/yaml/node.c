@@ -9,6 +9,8 @@
 #include "wingen/base/buf.h"
 #include "wingen/yaml/scalar.h"
 
+#include "yaml_internal.h"
+
 /*
  * The rare node with an explicit tag, or a position too far for its
  * bit-fields, carries a prefix just before it in memory, so the common
@@ -169,18 +171,12 @@ static size_t slots(const struct wg_node *n)
 	return n->kind == WG_NODE_MAP ? 2 * (size_t)n->len : n->len;
 }
 
-/* A copy of node; share_leaves: its scalar nodes are node's own (the
- * caller's const promise does not hold for them: see the header). */
-static struct wg_node *copy(struct wg_arena *arena,
-			    const struct wg_node *node, bool share_leaves)
+struct wg_node *wg_node_copy_head(struct wg_arena *arena,
+				  const struct wg_node *node)
 {
-	struct wg_node *n;
-	size_t k;
+	struct wg_node *n = alloc_node(arena, node->kind, wg_node_tag(node),
+				       wg_node_line(node), wg_node_col(node));
 
-	if (share_leaves && node->kind == WG_NODE_SCALAR)
-		return (struct wg_node *)node;
-	n = alloc_node(arena, node->kind, wg_node_tag(node),
-		       wg_node_line(node), wg_node_col(node));
 	n->style = node->style;
 	/* A clone shares strings but owns none of them (see reader.h); it
 	 * has a prefix exactly when alloc_node() gave it one. */
@@ -190,27 +186,33 @@ static struct wg_node *copy(struct wg_arena *arena,
 	if (!(node->flags & WG_NODE_NEW) && !wg_node_has_pos(node))
 		wg_node_forget_pos(n);	/* a copy of a shared key */
 	n->len = node->len;
-	if (node->kind == WG_NODE_SCALAR) {
+	if (node->kind == WG_NODE_SCALAR)
 		n->u.str = node->u.str;	/* strings are immutable: share */
+	else
+		n->u.items = NULL;
+	return n;
+}
+
+/* A deep copy of node. */
+static struct wg_node *copy(struct wg_arena *arena, const struct wg_node *node)
+{
+	struct wg_node *n;
+	size_t k;
+
+	n = wg_node_copy_head(arena, node);
+	if (node->kind == WG_NODE_SCALAR)
 		return n;
-	}
 	k = slots(node);
 	n->u.items = k ? wg_arena_alloc(arena, k * sizeof(*n->u.items)) : NULL;
 	for (size_t i = 0; i < k; i++)
-		n->u.items[i] = copy(arena, node->u.items[i], share_leaves);
+		n->u.items[i] = copy(arena, node->u.items[i]);
 	return n;
 }
 
 struct wg_node *wg_node_clone(struct wg_arena *arena,
 			      const struct wg_node *node)
 {
-	return copy(arena, node, false);
-}
-
-struct wg_node *wg_node_clone_shape(struct wg_arena *arena,
-				    struct wg_node *node)
-{
-	return copy(arena, node, true);
+	return copy(arena, node);
 }
 
 bool wg_scalar_is(const struct wg_node *n, const char *s)
@@ -370,6 +372,7 @@ struct wg_node *wg_map_insert(struct wg_arena *arena, struct wg_node *m,
 	struct wg_node *k = wg_node_new_str(arena, key);
 
 	assert(wg_is_map(m) && pos <= m->len);
+	wg_node_journal_note(m, pos == m->len);
 	reserve(arena, m, 2);
 	memmove(&m->u.items[2 * pos + 2], &m->u.items[2 * pos],
 		(2 * (size_t)m->len - 2 * pos) * sizeof(*m->u.items));
@@ -385,10 +388,22 @@ struct wg_node *wg_map_set(struct wg_arena *arena, struct wg_node *m,
 	long i = wg_map_find(m, key);
 
 	if (i >= 0) {
+		wg_node_journal_note(m, false);
 		m->u.items[2 * i + 1] = value;
 		return value;
 	}
 	return wg_map_insert(arena, m, m->len, key, value);
+}
+
+struct wg_node *wg_map_replace_at(struct wg_node *m, size_t i,
+				  struct wg_node *value)
+{
+	struct wg_node *old = m->u.items[2 * i + 1];
+
+	assert(wg_is_map(m) && i < m->len);
+	wg_node_journal_note(m, false);
+	m->u.items[2 * i + 1] = value;
+	return old;
 }
 
 struct wg_node *wg_map_delete_at(struct wg_node *m, size_t i)
@@ -396,6 +411,7 @@ struct wg_node *wg_map_delete_at(struct wg_node *m, size_t i)
 	struct wg_node *v = m->u.items[2 * i + 1];
 
 	assert(i < m->len);
+	wg_node_journal_note(m, false);
 	memmove(&m->u.items[2 * i], &m->u.items[2 * i + 2],
 		(2 * (size_t)m->len - 2 * i - 2) * sizeof(*m->u.items));
 	m->len--;
@@ -423,6 +439,7 @@ static struct wg_node *ensure(struct wg_arena *arena, struct wg_node *m,
 			return NULL;
 		v = kind == WG_NODE_MAP ? wg_node_new_map(arena)
 					: wg_node_new_seq(arena);
+		wg_node_journal_note(m, false);
 		m->u.items[2 * i + 1] = v;
 		return v;
 	}
@@ -447,6 +464,7 @@ void wg_seq_insert(struct wg_arena *arena, struct wg_node *s, size_t pos,
 		   struct wg_node *item)
 {
 	assert(wg_is_seq(s) && pos <= s->len);
+	wg_node_journal_note(s, pos == s->len);
 	reserve(arena, s, 1);
 	memmove(&s->u.items[pos + 1], &s->u.items[pos],
 		((size_t)s->len - pos) * sizeof(*s->u.items));
@@ -465,6 +483,7 @@ struct wg_node *wg_seq_delete_at(struct wg_node *s, size_t i)
 	struct wg_node *v = s->u.items[i];
 
 	assert(i < s->len);
+	wg_node_journal_note(s, false);
 	memmove(&s->u.items[i], &s->u.items[i + 1],
 		((size_t)s->len - i - 1) * sizeof(*s->u.items));
 	s->len--;

@@ -16,6 +16,7 @@ void wg_resources_release(struct wg_resources *list)
 {
 	free(list->keys);
 	free(list->items);
+	wg_node_journal_free(list->journal);
 	wg_arena_release(&list->arena);
 	wg_resources_init(list);
 }

@@ -35,4 +35,28 @@
 bool wg_write_direct_doc(struct wg_buf *out, const struct wg_node *root,
 			 bool first, int *open_ended);
 
+/*
+ * Between node.c and node_journal.c (the undo journal, node.h).
+ *
+ * wg_node_journal_note() is called by every edit in node.c before it
+ * changes collection n: append when the edit only adds slots after the
+ * last (it rewrites none of those before).  It costs a thread-local load
+ * when no journal is active.
+ */
+struct wg_node_journal;
+extern _Thread_local struct wg_node_journal *wg_node_journal_active;
+void wg_node_journal_save(struct wg_node *n, bool append);
+
+static inline void wg_node_journal_note(struct wg_node *n, bool append)
+{
+	if (wg_node_journal_active && !(n->flags & WG_NODE_NEW))
+		wg_node_journal_save(n, append);
+}
+
+/* A copy of node without its children: kind, tag, position, style and
+ * flags as wg_node_clone() gives them, len as node's, u.items NULL (a
+ * scalar's u.str is shared). */
+struct wg_node *wg_node_copy_head(struct wg_arena *arena,
+				  const struct wg_node *node);
+
 #endif

@@ -61,7 +61,10 @@ static int migrate(struct wg_ctx *ctx, const char *text, size_t len,
 	wg_input_release(&in);
 	if (f->skip)
 		return 0;
-	if (wg_cli_run_chain(ctx, &profile, list) != 0 || wg_ctx_failed(ctx))
+	wg_migrate_edits_begin(list);
+	rc = wg_cli_run_chain(ctx, &profile, list);
+	wg_migrate_edits_end(list);
+	if (rc != 0 || wg_ctx_failed(ctx))
 		return -1;
 	rc = wg_migrate_finish(ctx, f, list, &opts) == 0 ? 1 : -1;
 	if (f->regions_wrong)

@@ -36,7 +36,9 @@ static struct result run(const char *text, edit_fn fn, bool fallback)
 	t_input(&in, "m.yaml", text);
 	ck_assert_int_eq(wg_migrate_load_input(&ctx, &f, &in, &list), 0);
 	ck_assert_ptr_null(f.skip);
+	wg_migrate_edits_begin(&list);
 	fn(&list.arena, &list);
+	wg_migrate_edits_end(&list);
 	r.rc = wg_migrate_finish(&ctx, &f, &list, &opts);
 	r.text = wg_xstrndup(f.out.buf, f.out.len);
 	r.message = wg_xstrdup(t_first_message(&ctx));
@@ -853,7 +855,7 @@ static void random_edits(struct wg_arena *a, struct wg_node *root)
 			wg_map_insert(a, c, rnd(len + 1), key, m);
 		else if (c->kind == WG_NODE_MAP && op == 2 && len
 			 && wg_is_scalar(wg_map_value(c, len - 1)))
-			c->u.items[2 * len - 1] = wg_node_new_str(a, "v 1");
+			wg_map_replace_at(c, len - 1, wg_node_new_str(a, "v 1"));
 		else if (c->kind == WG_NODE_SEQ && op == 0 && len)
 			wg_seq_delete_at(c, rnd(len));
 		else if (c->kind == WG_NODE_SEQ)
@@ -905,7 +907,9 @@ START_TEST(random_edits_over_the_corpus)
 		wg_ctx_init(&ctx);
 		wg_resources_init(&list);
 		if (wg_migrate_load(&ctx, &f, path, &list) == 0 && !f.skip) {
+			wg_migrate_edits_begin(&list);
 			edit_corpus(&list.arena, &list);
+			wg_migrate_edits_end(&list);
 			rc = wg_migrate_finish(&ctx, &f, &list, &opts);
 			for (size_t i = 0; rc && layout[i]; i++)
 				known = known || strstr(t_first_message(&ctx),

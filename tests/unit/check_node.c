@@ -215,40 +215,107 @@ START_TEST(clone_keeps_tags_and_styles)
 }
 END_TEST
 
-/* A shape snapshot shares the leaves and copies the collections: edits
- * of the tree's collections (all a transform makes) leave it as it was. */
-START_TEST(shape_snapshot_survives_collection_edits)
+/* The journal's before-tree is the tree as it was when the journal
+ * started, whatever this header's edits did after; it shares each
+ * subtree nothing changed, and an untouched tree is itself. */
+START_TEST(journal_rebuilds_the_tree_before_edits)
 {
 	struct wg_ctx ctx;
 	struct wg_input in;
 	struct wg_resources list;
-	struct wg_node *root = parse("a: 1\nb: [x, !t y]\nc: {d: {e: f}}\n",
+	struct wg_node *root = parse("a: 1\nb: [x, !t y, w]\nc: {d: {e: f}}\n"
+				     "g: {h: i}\nk: [1]\nn: ~\n",
 				     &in, &list, &ctx);
-	struct wg_node *snap = wg_node_clone_shape(&arena, root);
+	struct wg_node_journal *j = wg_node_journal_new();
 	struct wg_node *b = wg_map_get(root, "b");
+	struct wg_node *g = wg_map_get(root, "g");
+	struct wg_node *k = wg_map_get(root, "k");
+	struct wg_node *fresh;
+	const struct wg_node *snap, *sb;
 
-	ck_assert_ptr_ne(snap, root);
-	ck_assert_ptr_ne(wg_map_get(snap, "b"), b);
-	ck_assert_ptr_eq(wg_map_get(snap, "a"), wg_map_get(root, "a"));
-	ck_assert_ptr_eq(wg_seq_item(wg_map_get(snap, "b"), 1),
-			 wg_seq_item(b, 1));
-	ck_assert_uint_eq(wg_node_line(wg_map_get(snap, "c")),
-			  wg_node_line(wg_map_get(root, "c")));
-	ck_assert_str_eq(wg_node_tag(wg_seq_item(wg_map_get(snap, "b"), 1)),
-			 "!t");
-
+	wg_node_journal_start(j);
 	wg_map_set(&arena, root, "a", wg_node_new_plain(&arena, "2"));
 	wg_seq_delete_at(b, 0);
 	wg_seq_append(&arena, b, wg_node_new_plain(&arena, "z"));
 	wg_map_delete(wg_map_get(wg_map_get(root, "c"), "d"), "e");
 	wg_map_set(&arena, root, "new", wg_node_new_map(&arena));
+	/* appends alone, past the array's capacity: no copy needed */
+	for (int i = 0; i < 9; i++)
+		wg_seq_append(&arena, k, wg_node_new_plain(&arena, "9"));
+	wg_map_ensure_map(&arena, root, "n");
+	/* a node made during the edits is not journaled */
+	fresh = wg_map_ensure_map(&arena, root, "made");
+	wg_map_set(&arena, fresh, "x", wg_node_new_plain(&arena, "1"));
+	wg_node_journal_stop();
+	/* after the stop, edits of new trees are not recorded */
+	wg_map_set(&arena, wg_node_new_map(&arena), "y",
+		   wg_node_new_plain(&arena, "1"));
 
+	snap = wg_node_journal_before(j, &arena, root);
+	ck_assert_ptr_ne(snap, root);
+	ck_assert_uint_eq(snap->len, 6);
 	ck_assert(wg_scalar_is(wg_map_get(snap, "a"), "1"));
-	ck_assert_uint_eq(snap->len, 3);
-	ck_assert_uint_eq(wg_map_get(snap, "b")->len, 2);
-	ck_assert(wg_scalar_is(wg_seq_item(wg_map_get(snap, "b"), 0), "x"));
+	sb = wg_map_get(snap, "b");
+	ck_assert_uint_eq(sb->len, 3);
+	ck_assert(wg_scalar_is(wg_seq_item(sb, 0), "x"));
+	ck_assert(wg_scalar_is(wg_seq_item(sb, 2), "w"));
+	ck_assert_str_eq(wg_node_tag(wg_seq_item(sb, 1)), "!t");
 	ck_assert(wg_scalar_is(wg_path_get(snap, "c.d.e"), "f"));
+	ck_assert_uint_eq(wg_node_line(wg_map_get(snap, "c")),
+			  wg_node_line(wg_map_get(root, "c")));
+	ck_assert_uint_eq(wg_map_get(snap, "k")->len, 1);
+	ck_assert(wg_node_is_null(wg_map_get(snap, "n")));
+	ck_assert_ptr_null(wg_map_get(snap, "new"));
+	ck_assert_ptr_null(wg_map_get(snap, "made"));
+	/* what nothing changed is shared, scalars and subtrees alike */
+	ck_assert_ptr_eq(wg_map_get(snap, "g"), g);
+	ck_assert_ptr_eq(wg_seq_item(sb, 1), wg_seq_item(b, 0));
+	ck_assert_ptr_eq(wg_node_journal_before(j, &arena, g), g);
+	/* collections saved: root, b, d, k (the new map is not one) */
+	ck_assert_uint_eq(wg_node_journal_size(j), 4);
+	/* the tree itself is as edited */
+	ck_assert(wg_scalar_is(wg_map_get(root, "a"), "2"));
+	ck_assert_uint_eq(b->len, 3);
+	ck_assert_uint_eq(k->len, 10);
+	wg_node_journal_free(j);
 	done(&in, &list, &ctx);
+}
+END_TEST
+
+/* Many saved collections: the journal's table grows and still finds
+ * each one. */
+START_TEST(journal_keeps_many_collections)
+{
+	struct wg_node_journal *j = wg_node_journal_new();
+	struct wg_node *seqs[3000];
+	struct wg_node *top;
+	const struct wg_node *snap;
+
+	top = wg_node_new_seq(&arena);
+	for (size_t i = 0; i < 3000; i++) {
+		seqs[i] = wg_node_new_seq(&arena);
+		wg_seq_append(&arena, seqs[i], wg_node_new_plain(&arena, "0"));
+		seqs[i]->flags &= ~(unsigned)WG_NODE_NEW;	/* as read */
+		wg_seq_append(&arena, top, seqs[i]);
+	}
+	top->flags &= ~(unsigned)WG_NODE_NEW;
+	wg_node_journal_start(j);
+	for (size_t i = 0; i < 3000; i += 2)
+		wg_seq_delete_at(seqs[i], 0);
+	wg_node_journal_stop();
+	ck_assert_uint_eq(wg_node_journal_size(j), 1500);
+	snap = wg_node_journal_before(j, &arena, top);
+	ck_assert_ptr_ne(snap, top);
+	for (size_t i = 0; i < 3000; i++) {
+		const struct wg_node *s = wg_seq_item(snap, i);
+
+		ck_assert_uint_eq(s->len, 1);
+		if (i % 2)
+			ck_assert_ptr_eq(s, seqs[i]);
+		else
+			ck_assert_ptr_ne(s, seqs[i]);
+	}
+	wg_node_journal_free(j);
 }
 END_TEST
 
@@ -363,7 +430,8 @@ static Suite *node_suite(void)
 	tcase_add_test(tc, sequence_insert_and_delete);
 	tcase_add_test(tc, equal_ignores_key_order_and_style_only);
 	tcase_add_test(tc, clone_keeps_tags_and_styles);
-	tcase_add_test(tc, shape_snapshot_survives_collection_edits);
+	tcase_add_test(tc, journal_rebuilds_the_tree_before_edits);
+	tcase_add_test(tc, journal_keeps_many_collections);
 	tcase_add_test(tc, walk_visits_in_order_with_paths);
 	tcase_add_test(tc, null_detection);
 	tcase_add_test(tc, booleans_read_as_kubectl_reads_them);

@@ -412,7 +412,9 @@ static void corpus_file(const char *path, const struct wg_input *src,
 	in.len = src->len;
 	in.mapped = 0;
 	if (wg_migrate_load_input(&ctx, &f, &in, &list) == 0 && !f.skip) {
+		wg_migrate_edits_begin(&list);
 		edit_workloads(&list);
+		wg_migrate_edits_end(&list);
 		wg_migrate_finish(&ctx, &f, &list, &opts);
 		t->files++;
 		t->read += f.regions_read;

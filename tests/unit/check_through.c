@@ -120,7 +120,9 @@ static struct outcome run(const char *path, const char *text, edit_fn fn,
 	wg_resources_init(&list);
 	t_input(&in, path, text);
 	ck_assert_int_eq(wg_migrate_load_input(&ctx, &f, &in, &list), 0);
+	wg_migrate_edits_begin(&list);
 	fn(&list.arena, &list);
+	wg_migrate_edits_end(&list);
 	o.rc = wg_migrate_finish(&ctx, &f, &list, &opts);
 	o.changed = f.changed;
 	o.emptied = f.emptied;

@@ -440,9 +440,9 @@ bool wg_readback_regions(const struct wg_pos_index *ix,
 /*
  * One file under migration.  wg_migrate_load() reads it, decides whether
  * to skip it, and adds its objects to the shared resource list (each
- * resource's payload points back here, with a copy of its tree taken
- * before the chain runs).  After the chain, wg_migrate_finish() computes
- * the new text.
+ * resource's payload points back here, with its tree as read: the chain's
+ * edits of it are journaled, see wg_migrate_edits_begin()).  After the
+ * chain, wg_migrate_finish() computes the new text.
  */
 struct wg_migrate_doc;
 
@@ -546,6 +546,19 @@ int wg_migrate_load(struct wg_ctx *ctx, struct wg_migrate_file *f,
 /* The same for text already in memory: takes over in (left empty). */
 int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 			  struct wg_input *in, struct wg_resources *list);
+
+/*
+ * Around the edits of list's objects (the chain, or a test's own edits):
+ * wg_migrate_edits_begin() after the last wg_migrate_load() and before
+ * the first edit, wg_migrate_edits_end() after the last, on the thread
+ * that edits.  Between them list's undo journal (node.h) keeps what each
+ * edit overwrites, and wg_migrate_finish() diffs every object against its
+ * tree as the journal rebuilds it: the objects as read are not copied.
+ * finish refuses a list whose edits were not bracketed so (it would see
+ * no change).  Once per list.
+ */
+void wg_migrate_edits_begin(struct wg_resources *list);
+void wg_migrate_edits_end(struct wg_resources *list);
 
 /*
  * After the chain ran over list: plans and applies the edits of f's

@@ -52,6 +52,9 @@ struct wg_resources {
 	struct wg_node **keys;	/* open-addressing table of shared keys */
 	size_t keys_cap, nkeys;
 	struct wg_select_state *select;	/* owned by select.c, in arena */
+	/* what edits changed in its trees, when its owner keeps that
+	 * (migrate: wg_migrate_edits_begin()); NULL otherwise; owned */
+	struct wg_node_journal *journal;
 };
 
 void wg_resources_init(struct wg_resources *list);
