@@ -259,7 +259,15 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 	}
 	json = r.json_stream;
 	wg_reader_release(&r);
-	f->scanned = wg_pos_scan_finish(scan) == 0 && rc == 0;
+	/* held to the end of the run: cut to size (room for eight) */
+	if (f->ndocs && f->ndocs < cap) {
+		struct wg_migrate_doc *cut = realloc(f->docs, f->ndocs
+						     * sizeof(*f->docs));
+
+		if (cut)
+			f->docs = cut;
+	}
+	f->scanned = wg_pos_scan_finish(scan, &list->arena) == 0 && rc == 0;
 	if (!f->scanned)
 		wg_pos_index_release(&f->ix);
 	if (rc < 0)

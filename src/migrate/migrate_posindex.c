@@ -87,11 +87,22 @@ static size_t break_len(const char *p, const char *end)
 }
 
 /* Records that the line starting at lines[nlines - 1] ended (wide: it
- * held a multi-byte character). */
+ * held a multi-byte character).  The array is made at the first wide
+ * line, sized for the lines counted so far (cap), which most files, all
+ * ASCII, never reach. */
 static void end_line(struct wg_pos_index *ix, size_t *cap, bool wide)
 {
+	if (!wide && !ix->wide)
+		return;
+	if (!ix->wide)
+		ix->wide = wg_xcalloc(*cap, sizeof(*ix->wide));
 	WG_GROW(ix->wide, *cap, ix->nlines);
 	ix->wide[ix->nlines - 1] = wide;
+}
+
+bool wg_pos_line_wide(const struct wg_pos_index *ix, size_t line)
+{
+	return ix->wide && line < ix->nlines && ix->wide[line];
 }
 
 /*
@@ -124,7 +135,6 @@ static void index_lines(struct wg_pos_index *ix)
 		cap++;
 	wide_cap = cap;
 	ix->lines = wg_xcalloc(cap, sizeof(*ix->lines));
-	ix->wide = wg_xcalloc(wide_cap, sizeof(*ix->wide));
 	if (ix->len >= 3 && memcmp(d, "\xef\xbb\xbf", 3) == 0)
 		i = 3;	/* libyaml's marks do not count the BOM */
 	WG_GROW(ix->lines, cap, 1);
@@ -172,7 +182,7 @@ size_t wg_pos_offset(const struct wg_pos_index *ix, size_t line, size_t col)
 	if (line >= ix->nlines)
 		return ix->len;
 	off = ix->lines[line];
-	if (!ix->wide[line]) {	/* one byte a character: no walk */
+	if (!wg_pos_line_wide(ix, line)) {	/* a byte a character */
 		off += col;
 		return off < ix->len ? off : ix->len;
 	}
@@ -910,26 +920,48 @@ void wg_pos_scan_event(void *scan, const yaml_event_t *e)
 	scan_event(scan, e);
 }
 
-int wg_pos_scan_finish(struct wg_pos_scan *scan)
+/* A copy of n bytes at *p in keep, the heap's array freed. */
+static void *move_to(struct wg_arena *keep, void *p, size_t n)
+{
+	void *copy = NULL;
+
+	if (p && n) {
+		copy = wg_arena_alloc(keep, n);
+		memcpy(copy, p, n);
+	}
+	free(p);
+	return copy;
+}
+
+int wg_pos_scan_finish(struct wg_pos_scan *scan, struct wg_arena *keep)
 {
 	struct builder *b = &scan->b;
+	struct wg_pos_index *ix = b->ix;
 	int rc = b->failed || b->streams != 1 ? -1 : 0;
 
 	if (rc == 0)
-		pick_style(b->ix, &b->votes);
+		pick_style(ix, &b->votes);
 	stop_recording(b);	/* a document never ended */
-	if (b->ix->nends + 1 < b->ix->ends_cap) {
-		uint32_t *cut = realloc(b->ix->ends, (b->ix->nends + 1)
-						     * sizeof(*b->ix->ends));
-
-		if (cut) {
-			b->ix->ends = cut;
-			b->ix->ends_cap = b->ix->nends + 1;
-		}
+	if (rc == 0 && keep) {
+		/* held to the end of a run over thousands of files: each
+		 * array at its size, with no heap chunk of its own (a file
+		 * of one document had room for eight, its ends for two a
+		 * line), and the heap's arrays go back to the next scan */
+		ix->lines = move_to(keep, ix->lines,
+				    ix->nlines * sizeof(*ix->lines));
+		ix->wide = move_to(keep, ix->wide,
+				   ix->wide ? ix->nlines : 0);
+		ix->in_scalar = move_to(keep, ix->in_scalar, ix->nlines);
+		ix->ends = move_to(keep, ix->ends,
+				   ix->nends * sizeof(*ix->ends));
+		ix->ends_cap = ix->nends;
+		ix->docs = move_to(keep, ix->docs,
+				   ix->ndocs * sizeof(*ix->docs));
+		ix->kept = true;
 	}
 	/* the scan builds no nodes: the index's arena is still empty, and
 	 * stays so until an edited document is built (wg_pos_index_doc) */
-	wg_arena_release(&b->ix->arena);
+	wg_arena_release(&ix->arena);
 	builder_release(b);
 	free(scan->frames);
 	free(scan);
@@ -1053,7 +1085,7 @@ static size_t column_of(const struct wg_pos_index *ix, size_t l, size_t off)
 {
 	size_t col = 0;
 
-	if (!ix->wide[l])
+	if (!wg_pos_line_wide(ix, l))
 		return off - ix->lines[l];
 	for (size_t i = ix->lines[l]; i < off; col++) {
 		unsigned char c = (unsigned char)ix->data[i];
@@ -1225,11 +1257,13 @@ void wg_pos_index_drop_nodes(struct wg_pos_index *ix)
 
 void wg_pos_index_release(struct wg_pos_index *ix)
 {
-	free(ix->lines);
-	free(ix->wide);
-	free(ix->ends);
-	free(ix->in_scalar);
-	free(ix->docs);
+	if (!ix->kept) {
+		free(ix->lines);
+		free(ix->wide);
+		free(ix->ends);
+		free(ix->in_scalar);
+		free(ix->docs);
+	}
 	wg_arena_release(&ix->arena);
 	memset(ix, 0, sizeof(*ix));
 }

@@ -409,7 +409,7 @@ static bool plain_lines(const struct wg_pos_index *ix, size_t doc_start,
 		for (size_t l = wg_pos_line_of(ix, doc_start),
 			    last = wg_pos_line_of(ix, doc_end - 1);
 		     l <= last; l++)
-			if (ix->wide[l])
+			if (wg_pos_line_wide(ix, l))
 				return false;
 	while ((p = memchr(p, '\r', (size_t)(end - p))) != NULL) {
 		if (p + 1 >= end || p[1] != '\n')

@@ -316,7 +316,7 @@ static int scan_input(const struct wg_input *in, struct wg_ctx *ctx,
 		(*roots)[index] = root;
 	}
 	wg_reader_release(&r);
-	return wg_pos_scan_finish(scan) || rc < 0 ? -1 : 0;
+	return wg_pos_scan_finish(scan, NULL) || rc < 0 ? -1 : 0;
 }
 
 /* Documents built from a scan's records, over every text compared. */

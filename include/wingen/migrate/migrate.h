@@ -91,7 +91,8 @@ struct wg_pos_index {
 	size_t nlines;
 	uint8_t *in_scalar;	/* per line: inside a multi-line scalar */
 	uint8_t *wide;		/* per line: holds a multi-byte character
-				   (columns then are not bytes) */
+				   (columns then are not bytes); NULL when
+				   no line does: wg_pos_line_wide() */
 	struct wg_pos_doc *docs;
 	size_t ndocs;
 	const char *eol;	/* "\r\n" when the first break is CRLF */
@@ -107,6 +108,8 @@ struct wg_pos_index {
 				   documents it could record, in order */
 	size_t nends, ends_cap;
 	size_t replayed;	/* documents built from ends (for tests) */
+	bool kept;		/* the arrays above are in a caller's arena
+				   (wg_pos_scan_finish) */
 	struct wg_arena arena;	/* every node above */
 };
 
@@ -130,13 +133,16 @@ void wg_pos_index_release(struct wg_pos_index *ix);
  * layout (voted on by each document's nodes, built and dropped one
  * document at a time).  wg_pos_scan_finish() returns 0, or -1 when the
  * events were not one stream of well-formed documents (a JSON stream,
- * a parse cut short): ix is then to be released.
+ * a parse cut short): ix is then to be released.  With keep (optional),
+ * a scan that succeeded moves ix's arrays into that arena, each at its
+ * size: they then live as long as keep, and wg_pos_index_release() frees
+ * none of them (for a run that holds the indexes of thousands of files).
  */
 struct wg_pos_scan;
 struct wg_pos_scan *wg_pos_scan_start(struct wg_pos_index *ix,
 				      const char *data, size_t len);
 void wg_pos_scan_event(void *scan, const yaml_event_t *event);
-int wg_pos_scan_finish(struct wg_pos_scan *scan);
+int wg_pos_scan_finish(struct wg_pos_scan *scan, struct wg_arena *keep);
 
 /*
  * Builds the nodes of document d of a scanned index (sets its root) by
@@ -170,6 +176,10 @@ void wg_pos_index_drop_nodes(struct wg_pos_index *ix);
 
 /* Byte offset of a 0-based (line, column-in-characters) mark. */
 size_t wg_pos_offset(const struct wg_pos_index *ix, size_t line, size_t col);
+
+/* Whether line holds a multi-byte character (its columns are not its
+ * bytes). */
+bool wg_pos_line_wide(const struct wg_pos_index *ix, size_t line);
 
 /* 0-based line holding byte offset off. */
 size_t wg_pos_line_of(const struct wg_pos_index *ix, size_t off);
