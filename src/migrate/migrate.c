@@ -863,7 +863,10 @@ int wg_migrate_finish(struct wg_ctx *ctx, struct wg_migrate_file *f,
 		wg_pos_index_release(&fin.own);
 		finisher_release(&fin);
 		return wg_report_at(ctx, WG_SEV_ERROR, f->in.name, 0, 0,
-				    "cannot index the file for editing");
+				    "cannot index the file for editing%s",
+				    f->in.len > WG_POS_MAX_TEXT
+				    ? ": it is 4 GiB or longer (migrate edits "
+				      "files under 4 GiB)" : "");
 	}
 	fin.through = opts && opts->write_through;
 	if (fin.through) {

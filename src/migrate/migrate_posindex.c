@@ -65,6 +65,7 @@ struct scan_frame {
  * voted on as their events come, without nodes. */
 struct wg_pos_scan {
 	struct builder b;
+	bool too_long;		/* over WG_POS_MAX_TEXT: events ignored */
 	struct scan_frame *frames;
 	size_t nframes, frames_cap;
 };
@@ -138,7 +139,7 @@ static void index_lines(struct wg_pos_index *ix)
 	if (ix->len >= 3 && memcmp(d, "\xef\xbb\xbf", 3) == 0)
 		i = 3;	/* libyaml's marks do not count the BOM */
 	WG_GROW(ix->lines, cap, 1);
-	ix->lines[ix->nlines++] = i;
+	ix->lines[ix->nlines++] = (uint32_t)i;
 	ix->eol = "\n";
 	while (i < ix->len) {
 		unsigned char c;
@@ -167,7 +168,7 @@ static void index_lines(struct wg_pos_index *ix)
 		end_line(ix, &wide_cap, wide);
 		wide = false;
 		WG_GROW(ix->lines, cap, ix->nlines + 1);
-		ix->lines[ix->nlines++] = i;
+		ix->lines[ix->nlines++] = (uint32_t)i;	/* i <= len */
 	}
 	end_line(ix, &wide_cap, wide);
 	/* A text ending in a break has an empty last "line" after it. */
@@ -823,16 +824,21 @@ static void scan_event(struct wg_pos_scan *s, const yaml_event_t *e)
 	}
 }
 
-/* The index's lines, before any event. */
-static void index_start(struct wg_pos_index *ix, const char *data, size_t len)
+/* The index's lines, before any event; none for a text too long to
+ * index (returns false). */
+static bool index_start(struct wg_pos_index *ix, const char *data,
+			size_t len)
 {
 	memset(ix, 0, sizeof(*ix));
 	ix->data = data;
 	ix->len = len;
 	wg_arena_init(&ix->arena);
+	ix->doc_built = SIZE_MAX;
+	if (len > WG_POS_MAX_TEXT)
+		return false;
 	index_lines(ix);
 	ix->in_scalar = wg_xcalloc(ix->nlines, 1);
-	ix->doc_built = SIZE_MAX;
+	return true;
 }
 
 static void builder_init(struct builder *b, struct wg_pos_index *ix,
@@ -887,7 +893,12 @@ int wg_pos_index_build(struct wg_pos_index *ix, const char *data, size_t len,
 	struct builder b;
 	int rc;
 
-	index_start(ix, data, len);
+	if (!index_start(ix, data, len)) {
+		*error = "the text is 4 GiB or longer (migrate edits files "
+			 "under 4 GiB)";
+		*error_line = 0;
+		return -1;
+	}
 	builder_init(&b, ix, FULL);
 	/* Without the BOM: with the encoding forced libyaml would read it
 	 * as content.  Marks then count from lines[0], past it. */
@@ -903,7 +914,7 @@ struct wg_pos_scan *wg_pos_scan_start(struct wg_pos_index *ix,
 {
 	struct wg_pos_scan *s = wg_xcalloc(1, sizeof(*s));
 
-	index_start(ix, data, len);
+	s->too_long = !index_start(ix, data, len);
 	ix->partial = true;
 	/* Sized once for two scalars a line ("key: value") and cut to size
 	 * at the end, not grown by doubling: a file's array was six
@@ -917,7 +928,8 @@ struct wg_pos_scan *wg_pos_scan_start(struct wg_pos_index *ix,
 
 void wg_pos_scan_event(void *scan, const yaml_event_t *e)
 {
-	scan_event(scan, e);
+	if (!((struct wg_pos_scan *)scan)->too_long)
+		scan_event(scan, e);
 }
 
 /* A copy of n bytes at *p in keep, the heap's array freed. */
@@ -937,7 +949,7 @@ int wg_pos_scan_finish(struct wg_pos_scan *scan, struct wg_arena *keep)
 {
 	struct builder *b = &scan->b;
 	struct wg_pos_index *ix = b->ix;
-	int rc = b->failed || b->streams != 1 ? -1 : 0;
+	int rc = scan->too_long || b->failed || b->streams != 1 ? -1 : 0;
 
 	if (rc == 0)
 		pick_style(ix, &b->votes);

@@ -1,6 +1,7 @@
 /* migrate's position index: byte spans, lines, comments, layout, mapping
  * tree nodes to positions. */
 #include <string.h>
+#include <yaml.h>
 
 #include "testutil.h"
 #include "wingen/base/alloc.h"
@@ -613,6 +614,102 @@ START_TEST(json_stream_is_not_scanned)
 }
 END_TEST
 
+/* Feeds a parse of text to a scan of pi over text (len bytes told). */
+static int scan_with(struct wg_pos_index *pi, const char *text, size_t len,
+		     struct wg_arena *keep)
+{
+	struct wg_pos_scan *scan = wg_pos_scan_start(pi, text, len);
+	yaml_parser_t p;
+	bool done = false;
+
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)text,
+				     strlen(text));
+	while (!done) {
+		yaml_event_t e;
+
+		ck_assert(yaml_parser_parse(&p, &e));
+		done = e.type == YAML_STREAM_END_EVENT;
+		wg_pos_scan_event(scan, &e);
+		yaml_event_delete(&e);
+	}
+	yaml_parser_delete(&p);
+	return wg_pos_scan_finish(scan, keep);
+}
+
+/* Offsets are 32-bit: a longer text is refused, by the whole index and
+ * by the scan (whose events it then ignores), and never read. */
+START_TEST(text_of_4_gib_is_refused)
+{
+	static const char text[] = "a: 1\nb: [x, y]\n";
+	struct wg_pos_index pi;
+	const char *err = NULL;
+	size_t line = 7;
+
+	ck_assert_int_eq(wg_pos_index_build(&pi, text, WG_POS_MAX_TEXT + 1,
+					    &err, &line), -1);
+	ck_assert_ptr_nonnull(strstr(err, "4 GiB"));
+	ck_assert_uint_eq(line, 0);
+	wg_pos_index_release(&pi);
+	ck_assert_int_eq(scan_with(&pi, text, WG_POS_MAX_TEXT + 1, NULL), -1);
+	ck_assert_uint_eq(pi.nlines, 0);
+	ck_assert_uint_eq(pi.ndocs, 0);
+	wg_pos_index_release(&pi);
+}
+END_TEST
+
+/* A scan's arrays moved into a caller's arena are the same arrays, and
+ * releasing the index leaves them to the arena. */
+START_TEST(scan_kept_in_an_arena_is_the_same_index)
+{
+	static const char text[] = "---\na: 1\nb: |\n  x\n  y\nc: [1, 2]\n"
+				   "---\nd: \"\xc3\xa9\"\n";
+	struct wg_pos_index heap, kept;
+	struct wg_arena keep;
+
+	wg_arena_init(&keep);
+	ck_assert_int_eq(scan_with(&heap, text, strlen(text), NULL), 0);
+	ck_assert_int_eq(scan_with(&kept, text, strlen(text), &keep), 0);
+	ck_assert(!heap.kept);
+	ck_assert(kept.kept);
+	ck_assert_uint_eq(kept.nlines, heap.nlines);
+	ck_assert_uint_eq(kept.ndocs, 2);
+	ck_assert_uint_eq(kept.ndocs, heap.ndocs);
+	ck_assert_uint_eq(kept.nends, heap.nends);
+	ck_assert_mem_eq(kept.lines, heap.lines,
+			 heap.nlines * sizeof(*heap.lines));
+	ck_assert_mem_eq(kept.in_scalar, heap.in_scalar, heap.nlines);
+	ck_assert_mem_eq(kept.ends, heap.ends,
+			 heap.nends * sizeof(*heap.ends));
+	for (size_t d = 0; d < heap.ndocs; d++)
+		ck_assert_uint_eq(kept.docs[d].start, heap.docs[d].start);
+	/* the block scalar's second line, the wide last line */
+	ck_assert(kept.in_scalar[4]);
+	ck_assert(wg_pos_line_wide(&kept, 7));
+	ck_assert(!wg_pos_line_wide(&kept, 1));
+	wg_pos_index_release(&heap);
+	wg_pos_index_release(&kept);
+	wg_arena_release(&keep);	/* the kept arrays go here */
+}
+END_TEST
+
+/* An all-ASCII text has no table of wide lines at all. */
+START_TEST(ascii_text_has_no_wide_table)
+{
+	static const char text[] = "a: 1\nb: x\n";
+	struct wg_pos_index pi;
+	const char *err;
+	size_t line;
+
+	ck_assert_int_eq(wg_pos_index_build(&pi, text, strlen(text), &err,
+					    &line), 0);
+	ck_assert_ptr_null(pi.wide);
+	ck_assert(!wg_pos_line_wide(&pi, 0));
+	ck_assert_uint_eq(wg_pos_offset(&pi, 1, 3), 8);
+	wg_pos_index_release(&pi);
+}
+END_TEST
+
 static Suite *posindex_suite(void)
 {
 	Suite *s = suite_create("posindex");
@@ -634,6 +731,9 @@ static Suite *posindex_suite(void)
 	tcase_add_test(tc, shared_keys_replay_from_their_ends);
 	tcase_add_test(tc, document_that_moved_is_refused);
 	tcase_add_test(tc, json_stream_is_not_scanned);
+	tcase_add_test(tc, text_of_4_gib_is_refused);
+	tcase_add_test(tc, scan_kept_in_an_arena_is_the_same_index);
+	tcase_add_test(tc, ascii_text_has_no_wide_table);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -84,10 +84,15 @@ struct wg_pos_doc {
 	size_t rec_first, rec_end;
 };
 
+/* The longest text an index takes: its offsets are 32-bit. */
+#define WG_POS_MAX_TEXT ((size_t)UINT32_MAX)
+
 struct wg_pos_index {
 	const char *data;	/* the text (not owned) */
 	size_t len;
-	size_t *lines;		/* byte offset of each line's start */
+	uint32_t *lines;	/* byte offset of each line's start (4 bytes:
+				   a run holds the lines of every file; text
+				   of WG_POS_MAX_TEXT or more is not indexed) */
 	size_t nlines;
 	uint8_t *in_scalar;	/* per line: inside a multi-line scalar */
 	uint8_t *wide;		/* per line: holds a multi-byte character
@@ -115,8 +120,9 @@ struct wg_pos_index {
 
 /*
  * Indexes text (which must outlive ix).  Returns 0, or -1 when libyaml
- * cannot parse it (*error then names the problem and *error_line is the
- * 0-based line).  Release ix in both cases.
+ * cannot parse it or it is longer than WG_POS_MAX_TEXT (*error then names
+ * the problem and *error_line is the 0-based line).  Release ix in both
+ * cases.
  */
 int wg_pos_index_build(struct wg_pos_index *ix, const char *data, size_t len,
 		       const char **error, size_t *error_line);
@@ -133,7 +139,8 @@ void wg_pos_index_release(struct wg_pos_index *ix);
  * layout (voted on by each document's nodes, built and dropped one
  * document at a time).  wg_pos_scan_finish() returns 0, or -1 when the
  * events were not one stream of well-formed documents (a JSON stream,
- * a parse cut short): ix is then to be released.  With keep (optional),
+ * a parse cut short, a text longer than WG_POS_MAX_TEXT, whose events
+ * the scan then ignores): ix is then to be released.  With keep (optional),
  * a scan that succeeded moves ix's arrays into that arena, each at its
  * size: they then live as long as keep, and wg_pos_index_release() frees
  * none of them (for a run that holds the indexes of thousands of files).
