@@ -27,7 +27,8 @@
 #               floor of that migrate (a temporary written and renamed
 #               over each file migrate changed in its warm-up run, LIST,
 #               with nothing else), on a fresh copy of the folder
-#   build -j1 / migrate, a file an object, in memory   the same two on a
+#   build -j1 / build / migrate, a file an object, in memory   build on
+#               one thread and on its default threads, and migrate, on a
 #               copy of the folder in a tmpfs (/dev/shm), when it has room:
 #               no disk, so their ratio is wingen's own work
 #   fn          wingen fn < the same objects as one ResourceList (bench/gen
@@ -183,6 +184,7 @@ command_for() {
 	migratef) echo "$wingen migrate $profile ${mfiles[$2]:-$dir/mfiles} --in-place" ;;
 	replacef) echo "$replace ${mfiles[$2]:-$dir/mfiles} $dir/changed.txt" ;;
 	buildm1) echo "$wingen build $profile -f ${mem:-TMPFS}/$2/files -j1" ;;
+	buildm) echo "$wingen build $profile -f ${mem:-TMPFS}/$2/files" ;;
 	migratem) echo "$wingen migrate $profile ${mem:-TMPFS}/$2/mfiles --in-place" ;;
 	fn) echo "$wingen fn" ;;	# stdin: stdin_for
 	esac
@@ -237,10 +239,10 @@ wait_inode_quiet() {
 	fi
 }
 
-# The in-memory rows (buildm1, migratem): the same folder in a tmpfs, where
-# replacing a file costs no disk (no inode table, no discard), so their
-# ratio is wingen's own work.  Only when /dev/shm is a tmpfs with room for
-# every copy; the copies go when the run ends.
+# The in-memory rows (buildm1, buildm, migratem): the same folder in a
+# tmpfs, where replacing a file costs no disk (no inode table, no
+# discard), so their ratio is wingen's own work.  Only when /dev/shm is a
+# tmpfs with room for every copy; the copies go when the run ends.
 mem=
 if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
 	mem=$(mktemp -d /dev/shm/wingen-bench.XXXXXX)
@@ -280,7 +282,7 @@ prepare() {
 		mfiles[$2]=$dir/mfiles.${mcopies[$2]}
 		cp -r "$dir/files" "${mfiles[$2]}"
 		wait_inode_quiet "$dir" ;;
-	buildm1|migratem)
+	buildm1|buildm|migratem)
 		split_files "$dir"
 		mkdir -p "$mem/$2"
 		[ -d "$mem/$2/files" ] || cp -r "$dir/files" "$mem/$2/files"
@@ -315,7 +317,7 @@ tools_for() {
 	echo floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef \
 		replacef
 	if mem_fits "$1"; then
-		echo buildm1 migratem
+		echo buildm1 buildm migratem
 	fi
 	if $have_kubectl && [[ $kustomize_sizes == *" $1 "* ]]; then
 		echo kustomize
@@ -332,6 +334,7 @@ label() {
 	migratef) echo "migrate, a file an object" ;;
 	replacef) echo "replace (filesystem floor), a file an object" ;;
 	buildm1) echo "build -j1, a file an object, in memory" ;;
+	buildm) echo "build, a file an object, in memory" ;;
 	migratem) echo "migrate, a file an object, in memory" ;;
 	*) echo "$1" ;;
 	esac
@@ -511,7 +514,7 @@ growth() {
 	[ -n "${med[50k:floor]:-}" ] && [ -n "${med[10k:floor]:-}" ] || return 0
 	echo "| tool | time 50k / 10k | CPU 50k / 10k | input 50k / 10k |"
 	echo "|---|---:|---:|---:|"
-	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef replacef buildm1 migratem; do
+	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef replacef buildm1 buildm migratem; do
 		[ -n "${med[50k:$tool]:-}" ] && [ -n "${med[10k:$tool]:-}" ] \
 			|| continue
 		printf '| %s | %s | %s | %s |\n' "$(label "$tool")" \
@@ -570,6 +573,8 @@ targets() {
 		[ -n "${cpu[$s:migrate]:-}" ] || continue
 		r=$(cpu_ratio "$s:migrate" "$s:build1")
 		echo "- migrate --in-place ≤ 1.5 × build -j1, CPU, at $s: $r × — $(verdict "$r <= 1.5")"
+		r=$(cpu_ratio "$s:migrate" "$s:build")
+		echo "  - against build on its default threads (the command as a user runs it): $r × — $(verdict "$r <= 1.5")"
 		[ -n "${cpu[$s:migratef]:-}" ] || continue
 		r=$(cpu_ratio "$s:migratef" "$s:buildf1")
 		echo "- the same objects a file each (migrate ≤ 1.5 × build -j1 of the folder), CPU, at $s: $r × — $(verdict "$r <= 1.5")"
@@ -579,6 +584,9 @@ targets() {
 		[ -n "${cpu[$s:migratem]:-}" ] || continue
 		r=$(cpu_ratio "$s:migratem" "$s:buildm1")
 		echo "  - the same in memory (both on a tmpfs, where replacing a file costs no disk): $r × — $(verdict "$r <= 1.5")"
+		[ -n "${cpu[$s:buildm]:-}" ] || continue
+		r=$(cpu_ratio "$s:migratem" "$s:buildm")
+		echo "    - against build on its default threads, in memory: $r × — $(verdict "$r <= 1.5")"
 	done
 	if [ -n "${med[50k:check]:-}" ] && [ -n "${med[10k:check]:-}" ]; then
 		for tool in check migrate mdiff fn buildf1 migratef; do
@@ -591,7 +599,7 @@ targets() {
 	for s in "${sizes[@]}"; do
 		case $s in 1k|2k) [ ${#sizes[@]} -gt 1 ] && continue ;; esac
 		for tool in $(tools_for "$s"); do
-			case $tool in floor|kustomize|migrate|mdiff|migratef|buildf1|replacef|buildm1|migratem) continue ;; esac
+			case $tool in floor|kustomize|migrate|mdiff|migratef|buildf1|replacef|buildm1|buildm|migratem) continue ;; esac
 			r=$(calc %.2f "${rss[$s:$tool]} * 1024 / $(in_bytes "$s" "$tool")")
 			echo "- $(label "$tool") peak RSS ≤ 3 × its input at $s: $r × — $(verdict "$r <= 3")"
 		done
@@ -626,7 +634,7 @@ machine() {
 commands() {
 	echo '```'
 	echo "bench/gen N > bench/data/SIZE/stream.yaml"
-	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef replacef buildm1 migratem kustomize; do
+	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef replacef buildm1 buildm migratem kustomize; do
 		mem=TMPFS command_for "$tool" SIZE | sed "s|$build/|BUILD/|g; s|$root/||g"
 	done
 	echo "/usr/bin/time -f '%U %S %M' COMMAND   # CPU time, peak RSS"
