@@ -89,6 +89,11 @@ void *wg_arena_zalloc(struct wg_arena *arena, size_t size)
 	return p;
 }
 
+char *wg_arena_alloc_str(struct wg_arena *arena, size_t n)
+{
+	return take(arena, n, 1);
+}
+
 char *wg_arena_strndup(struct wg_arena *arena, const char *s, size_t n)
 {
 	char *p = take(arena, n + 1, 1);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "wingen/base/alloc.h"
+#include "wingen/base/arena.h"
 #include "wingen/base/buf.h"
 
 static int fail(struct wg_ctx *ctx, const char *path, const char *what,
@@ -51,8 +52,68 @@ static bool map_file(int fd, const struct stat *st, struct wg_input *in)
 	return true;
 }
 
-int wg_input_read_fd(struct wg_ctx *ctx, int fd, const char *name,
-		     struct wg_input *in)
+/*
+ * A regular file's text read straight into arena, in one exact
+ * allocation with a probe byte: 1 when it is all there (in->data and
+ * in->len set), 0 when the file grew meanwhile (what was read is in b,
+ * for the caller's loop to go on), -1 on a read error (errno set).
+ */
+static int read_into_arena(int fd, size_t size, struct wg_arena *arena,
+			   struct wg_input *in, struct wg_buf *b)
+{
+	char *text = wg_arena_alloc_str(arena, size + 2);
+	size_t len = 0;
+
+	for (;;) {
+		ssize_t n = read(fd, text + len, size + 1 - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len == size + 1) {	/* grown: on with a buffer */
+			wg_buf_add(b, text, len);
+			return 0;
+		}
+	}
+	text[len] = '\0';
+	in->data = text;
+	in->len = len;
+	return 1;
+}
+
+/* The end of a read that succeeded: over the limit is an error (in is
+ * then empty); else in takes its name, in arena when there is one. */
+static int read_done(struct wg_ctx *ctx, const char *name,
+		     struct wg_arena *arena, struct wg_input *in)
+{
+	if (in->len > ctx->limits.max_input_bytes) {
+		wg_input_release(in);
+		return wg_report_at(ctx, WG_SEV_ERROR, name, 0, 0,
+				    "input is larger than the limit of %zu "
+				    "bytes", ctx->limits.max_input_bytes);
+	}
+	if (!arena) {
+		in->name = wg_xstrdup(name);
+		return 0;
+	}
+	if (!in->mapped && in->data && !in->borrowed) {
+		/* stdin, a pipe, a file that grew: read as a buffer */
+		char *copy = wg_arena_strndup(arena, in->data, in->len);
+
+		free(in->data);
+		in->data = copy;
+	}
+	in->name = wg_arena_strdup(arena, name);
+	in->borrowed = true;
+	return 0;
+}
+
+static int read_fd(struct wg_ctx *ctx, int fd, const char *name,
+		   struct wg_arena *arena, struct wg_input *in)
 {
 	struct wg_buf b = WG_BUF_INIT;
 	struct stat st;
@@ -66,13 +127,21 @@ int wg_input_read_fd(struct wg_ctx *ctx, int fd, const char *name,
 		in->meta.dev = (uint64_t)st.st_dev;
 	}
 	if ((size_t)st.st_size <= ctx->limits.max_input_bytes
-	    && map_file(fd, &st, in)) {
-		in->name = wg_xstrdup(name);
-		return 0;
-	}
+	    && map_file(fd, &st, in))
+		return read_done(ctx, name, arena, in);
 	/* A regular file is read into one exact allocation (+1 probe byte to
 	 * see the end without growing). */
-	if (st.st_size > 0) {
+	if (st.st_size > 0 && arena) {
+		int got = read_into_arena(fd, (size_t)st.st_size, arena, in,
+					  &b);
+
+		if (got < 0)
+			return fail(ctx, name, "cannot read", errno);
+		if (got > 0) {
+			in->borrowed = true;	/* the text only, so far */
+			return read_done(ctx, name, arena, in);
+		}
+	} else if (st.st_size > 0) {
 		b.buf = wg_xmalloc((size_t)st.st_size + 2);
 		b.cap = (size_t)st.st_size + 2;
 		b.buf[0] = '\0';
@@ -95,27 +164,28 @@ int wg_input_read_fd(struct wg_ctx *ctx, int fd, const char *name,
 			break;
 		b.len += (size_t)n;
 		b.buf[b.len] = '\0';
-		if (b.len > ctx->limits.max_input_bytes) {
-			wg_buf_release(&b);
-			return wg_report_at(ctx, WG_SEV_ERROR, name, 0, 0,
-					    "input is larger than the limit of "
-					    "%zu bytes", ctx->limits.max_input_bytes);
-		}
+		if (b.len > ctx->limits.max_input_bytes)
+			break;	/* read_done says so */
 	}
-	in->name = wg_xstrdup(name);
 	in->data = wg_buf_detach(&b, &in->len);
-	return 0;
+	return read_done(ctx, name, arena, in);
 }
 
-int wg_input_read(struct wg_ctx *ctx, const char *path, struct wg_input *in)
+int wg_input_read_fd(struct wg_ctx *ctx, int fd, const char *name,
+		     struct wg_input *in)
+{
+	return read_fd(ctx, fd, name, NULL, in);
+}
+
+static int read_path(struct wg_ctx *ctx, const char *path,
+		     struct wg_arena *arena, struct wg_input *in)
 {
 	struct stat st;
 	int fd, rc;
 
 	memset(in, 0, sizeof(*in));
 	if (strcmp(path, "-") == 0)
-		return wg_input_read_fd(ctx, STDIN_FILENO, WG_STDIN_NAME,
-					 in);
+		return read_fd(ctx, STDIN_FILENO, WG_STDIN_NAME, arena, in);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return fail(ctx, path, "cannot open", errno);
@@ -123,9 +193,20 @@ int wg_input_read(struct wg_ctx *ctx, const char *path, struct wg_input *in)
 		close(fd);
 		return fail(ctx, path, "is a folder, not a file", 0);
 	}
-	rc = wg_input_read_fd(ctx, fd, path, in);
+	rc = read_fd(ctx, fd, path, arena, in);
 	close(fd);
 	return rc;
+}
+
+int wg_input_read(struct wg_ctx *ctx, const char *path, struct wg_input *in)
+{
+	return read_path(ctx, path, NULL, in);
+}
+
+int wg_input_read_in(struct wg_ctx *ctx, const char *path,
+		     struct wg_arena *arena, struct wg_input *in)
+{
+	return read_path(ctx, path, arena, in);
 }
 
 enum wg_stdin_kind wg_stdin_kind(void)
@@ -151,12 +232,13 @@ enum wg_stdin_kind wg_stdin_kind(void)
 
 void wg_input_release(struct wg_input *in)
 {
-	free(in->name);
+	if (!in->borrowed)
+		free(in->name);
 	/* mapped == len for a mapping (map_file): a hand-filled input that
 	 * left mapped unset is then still freed, not unmapped */
 	if (in->mapped && in->mapped == in->len && in->data)
 		munmap(in->data, in->mapped);
-	else
+	else if (!in->borrowed)
 		free(in->data);
 	memset(in, 0, sizeof(*in));
 }
@@ -168,8 +250,10 @@ char *wg_input_take_data(struct wg_input *in)
 	if (in->mapped && in->mapped == in->len && data) {
 		data = wg_xstrndup(in->data, in->len);
 		munmap(in->data, in->mapped);
+	} else if (in->borrowed && data) {
+		data = wg_xstrndup(in->data, in->len);
 	}
-	in->data = NULL;
+	in->data = NULL;	/* borrowed still tells of the name */
 	in->mapped = 0;
 	return data;
 }

@@ -362,7 +362,7 @@ static void add_file(struct wg_arena *arena, struct wg_krm *krm,
 static struct wg_node *value_node(struct wg_arena *arena, const char *text)
 {
 	struct wg_input in = { "<value>", wg_arena_strdup(arena, text),
-			       strlen(text), 0, WG_FILE_META_NONE };
+			       strlen(text), 0, WG_FILE_META_NONE, false };
 	struct wg_ctx ctx;
 	struct wg_reader r;
 	struct wg_node *root = NULL;

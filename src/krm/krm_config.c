@@ -304,7 +304,7 @@ static int load_tree(struct wg_ctx *ctx, struct wg_krm *krm,
 	} else {
 		struct wg_input in = { FC_NAME, wg_arena_strndup(arena,
 				       text.buf, text.len), text.len, 0,
-				       WG_FILE_META_NONE };
+				       WG_FILE_META_NONE, false };
 		struct wg_reader r;
 		struct wg_node *gen = NULL;
 		unsigned index;
@@ -477,7 +477,7 @@ static struct wg_node *workloads(struct cm *cm)
 	const struct wg_node *v = cm->val[K_WORKLOADS];
 	struct wg_input in = { WORKLOADS_NAME, wg_arena_strndup(cm->arena,
 			       v->u.str, v->len), v->len, 0,
-			       WG_FILE_META_NONE };
+			       WG_FILE_META_NONE, false };
 	struct wg_node *seq = NULL, *more = NULL;
 	size_t first = cm->ctx->log.ndiags;
 	struct wg_reader r;
@@ -687,7 +687,8 @@ static int from_config_map(struct wg_ctx *ctx, struct wg_krm *krm,
 	const struct wg_node *data = wg_map_get(krm->function_config, "data");
 	struct wg_arena *arena = &krm->list.arena;
 	struct cm cm = { .ctx = ctx, .krm = krm, .arena = arena };
-	struct wg_input in = { FC_NAME, NULL, 0, 0, WG_FILE_META_NONE };
+	struct wg_input in = { FC_NAME, NULL, 0, 0, WG_FILE_META_NONE,
+			       false };
 	struct wg_reader r;
 	struct wg_node *tree = NULL;
 	unsigned index;

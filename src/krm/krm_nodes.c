@@ -77,6 +77,7 @@ static int read_text(struct wg_ctx *ctx, const struct wg_krm *krm,
 	n->text.data[v->len] = '\0';
 	n->text.len = v->len;
 	n->text.mapped = 0;
+	n->text.borrowed = false;
 	rc = wg_read_stream(ctx, &n->text, &n->list);
 	if (rc == 0)
 		rc = wg_cluster_read(ctx, &n->cluster, &n->list, NODES_NAME);

@@ -198,7 +198,7 @@ static struct wg_node *parse_values(struct wg_ctx *ctx, struct wg_chart *c,
 				    int *rc)
 {
 	struct wg_input in = { (char *)name, text, len, 0,
-				WG_FILE_META_NONE };
+				WG_FILE_META_NONE, false };
 	struct wg_reader r;
 	struct wg_node *root = NULL;
 	unsigned index;

@@ -197,7 +197,7 @@ int wg_values_edit_text(const char *text, size_t len,
 {
 	struct wg_ctx scratch;
 	struct wg_input in = { (char *)"values.yaml", NULL, 0, 0,
-				WG_FILE_META_NONE };
+				WG_FILE_META_NONE, false };
 	struct wg_arena a = WG_ARENA_INIT;
 	struct wg_reader r;
 	struct wg_node *before = NULL, *after;

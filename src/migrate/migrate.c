@@ -214,7 +214,7 @@ int wg_migrate_load(struct wg_ctx *ctx, struct wg_migrate_file *f,
 
 	memset(f, 0, sizeof(*f));
 	wg_buf_init(&f->out);
-	if (wg_input_read(ctx, path, &in))
+	if (wg_input_read_in(ctx, path, &list->arena, &in))
 		return -1;
 	return wg_migrate_load_input(ctx, f, &in, list);
 }
@@ -230,6 +230,7 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 	size_t file_first;
 	const char *file, *path = in->name;
 	struct wg_pos_scan *scan;
+	struct wg_migrate_doc *kept;
 	int rc;
 
 	memset(f, 0, sizeof(*f));
@@ -259,14 +260,14 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 	}
 	json = r.json_stream;
 	wg_reader_release(&r);
-	/* held to the end of the run: cut to size (room for eight) */
-	if (f->ndocs && f->ndocs < cap) {
-		struct wg_migrate_doc *cut = realloc(f->docs, f->ndocs
-						     * sizeof(*f->docs));
-
-		if (cut)
-			f->docs = cut;
-	}
+	/* held to the end of the run, in its arena: a small chunk of the
+	 * heap kept for each of 50,000 files pinned the freed ones around it */
+	kept = f->ndocs ? wg_arena_alloc(&list->arena,
+					 f->ndocs * sizeof(*f->docs)) : NULL;
+	if (kept)
+		memcpy(kept, f->docs, f->ndocs * sizeof(*f->docs));
+	free(f->docs);
+	f->docs = kept;
 	f->scanned = wg_pos_scan_finish(scan, &list->arena) == 0 && rc == 0;
 	if (!f->scanned)
 		wg_pos_index_release(&f->ix);
@@ -324,7 +325,6 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 void wg_migrate_file_release(struct wg_migrate_file *f)
 {
 	wg_input_release(&f->in);
-	free(f->docs);
 	wg_buf_release(&f->out);
 	free(f->regions);
 	free(f->mine);

@@ -280,6 +280,7 @@ static bool read_and_compare(struct wg_ctx *scratch, const char *name,
 	in.data = wg_xstrndup(text, len);
 	in.len = len;
 	in.mapped = 0;
+	in.borrowed = false;
 	same = wg_read_stream(scratch, &in, &got) == 0
 	       && !wg_ctx_failed(scratch) && got.len == n;
 	for (size_t i = 0; same && i < got.len; i++)

@@ -112,7 +112,7 @@ static struct wg_node *parse(struct wg_ctx *ctx, struct wg_profile *p,
 {
 	struct wg_input in = {
 		(char *)file, wg_arena_strndup(&p->arena, data, len), len, 0,
-		WG_FILE_META_NONE,
+		WG_FILE_META_NONE, false,
 	};
 	struct wg_reader r;
 	struct wg_node *root = NULL, *extra = NULL;

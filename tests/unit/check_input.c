@@ -7,6 +7,7 @@
 
 #include "testutil.h"
 #include "wingen/base/alloc.h"
+#include "wingen/base/arena.h"
 #include "wingen/base/input.h"
 
 static char dir[64];
@@ -90,6 +91,55 @@ START_TEST(large_files_mapped_with_the_same_content)
 }
 END_TEST
 
+/* In an arena, a read file's name and text live in the arena (borrowed:
+ * release frees neither, which ASan and valgrind would catch), the text
+ * is the file's, and taking it gives a malloc'd copy; a file over the
+ * limit is refused as by wg_input_read(). */
+START_TEST(read_in_an_arena_is_borrowed)
+{
+	struct wg_arena arena = WG_ARENA_INIT;
+	char path[128];
+	struct wg_ctx ctx;
+	struct wg_input in;
+	size_t before;
+	char *taken;
+
+	snprintf(path, sizeof(path), "%s/a.yaml", dir);
+	write_sized(path, 1000);
+	wg_ctx_init(&ctx);
+	ck_assert_int_eq(wg_input_read_in(&ctx, path, &arena, &in), 0);
+	ck_assert(in.borrowed);
+	ck_assert_uint_eq(in.mapped, 0);
+	ck_assert_str_eq(in.name, path);
+	ck_assert_uint_eq(in.len, 1000);
+	ck_assert_int_eq(in.data[in.len], '\0');
+	ck_assert_int_eq(memcmp(in.data, "key: value\nkey", 14), 0);
+	before = arena.used;
+	ck_assert_uint_ge(before, 1000 + strlen(path));
+	taken = wg_input_take_data(&in);
+	ck_assert_ptr_null(in.data);
+	ck_assert_int_eq(memcmp(taken, "key: value\n", 11), 0);
+	ck_assert_int_eq(taken[1000], '\0');
+	free(taken);
+	wg_input_release(&in);
+
+	ck_assert_int_eq(wg_input_read_in(&ctx, path, &arena, &in), 0);
+	ck_assert_uint_gt(arena.used, before);
+	wg_input_release(&in);	/* frees nothing of the arena's */
+	ck_assert_ptr_null(in.data);
+
+	ctx.limits.max_input_bytes = 999;
+	ck_assert_int_eq(wg_input_read_in(&ctx, path, &arena, &in), -1);
+	ck_assert_ptr_null(in.data);
+	ck_assert(wg_ctx_failed(&ctx));
+	ck_assert_ptr_nonnull(strstr(ctx.log.diags[ctx.log.ndiags - 1].message,
+				     "larger than the limit of 999 bytes"));
+	wg_ctx_release(&ctx);
+	wg_arena_release(&arena);
+	unlink(path);
+}
+END_TEST
+
 /* Regression: an empty folder passed qsort() a NULL array (UBSan). */
 START_TEST(empty_folder_gives_no_files)
 {
@@ -138,6 +188,7 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, empty_folder_gives_no_files);
 	tcase_add_test(tc, folder_files_sorted_and_filtered);
 	tcase_add_test(tc, large_files_mapped_with_the_same_content);
+	tcase_add_test(tc, read_in_an_arena_is_borrowed);
 	suite_add_tcase(s, tc);
 	return s;
 }

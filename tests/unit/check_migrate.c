@@ -907,6 +907,9 @@ START_TEST(random_edits_over_the_corpus)
 		wg_ctx_init(&ctx);
 		wg_resources_init(&list);
 		if (wg_migrate_load(&ctx, &f, path, &list) == 0 && !f.skip) {
+			/* held to the end of a run: in its arena, not in
+			 * pieces of the heap (wg_input_read_in) */
+			ck_assert_msg(f.in.borrowed, "%s", path);
 			wg_migrate_edits_begin(&list);
 			edit_corpus(&list.arena, &list);
 			wg_migrate_edits_end(&list);

@@ -53,6 +53,9 @@ static inline void *wg_arena_alloc(struct wg_arena *arena, size_t size)
 /* As wg_arena_alloc(), zero-filled. */
 void *wg_arena_zalloc(struct wg_arena *arena, size_t size);
 
+/* n bytes, unaligned and uninitialised (text to be read into). */
+char *wg_arena_alloc_str(struct wg_arena *arena, size_t n);
+
 /* Copies n bytes of s and appends a NUL. */
 char *wg_arena_strndup(struct wg_arena *arena, const char *s, size_t n);
 char *wg_arena_strdup(struct wg_arena *arena, const char *s);

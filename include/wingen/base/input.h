@@ -35,13 +35,17 @@ struct wg_file_meta {
 #define WG_FILE_META_NONE { false, 0, 0 }
 
 struct wg_input {
-	char *name;	/* path as given, or WG_STDIN_NAME; owned */
-	char *data;	/* content, NUL-terminated; owned */
+	char *name;	/* path as given, or WG_STDIN_NAME; owned unless
+			   borrowed */
+	char *data;	/* content, NUL-terminated; owned unless borrowed */
 	size_t len;
 	size_t mapped;	/* 0: data is malloc'd; else the length of the
 			   private file mapping data is (release with
 			   wg_input_release, take with wg_input_take_data) */
 	struct wg_file_meta meta;
+	bool borrowed;	/* name, and data unless mapped, live in the
+			   arena given to wg_input_read_in(): not freed
+			   here */
 };
 
 /*
@@ -51,6 +55,18 @@ struct wg_input {
  * empty.
  */
 int wg_input_read(struct wg_ctx *ctx, const char *path, struct wg_input *in);
+
+/*
+ * As wg_input_read(), with a regular file's text allocated in arena (it
+ * lives as long as arena: in->borrowed): for a run over thousands of
+ * files that holds every text to its end, whose texts in the heap, each
+ * read between one file's parse and the next, left it in pieces that
+ * every later malloc walked (bench/README.md).  Its name is there too.
+ * A file large enough to be mapped is mapped all the same.
+ */
+struct wg_arena;
+int wg_input_read_in(struct wg_ctx *ctx, const char *path,
+		     struct wg_arena *arena, struct wg_input *in);
 
 /* Reads from an open file descriptor; name is used for messages. */
 int wg_input_read_fd(struct wg_ctx *ctx, int fd, const char *name,

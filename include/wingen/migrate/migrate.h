@@ -468,7 +468,7 @@ struct wg_migrate_file {
 	const char *skip;	/* why the file is skipped, or NULL */
 	const char *skip_kind;	/* a workload kind the skipped text names */
 	unsigned skip_line;	/* and its line (1-based), 0: none */
-	struct wg_migrate_doc *docs;
+	struct wg_migrate_doc *docs;	/* in the list's arena */
 	size_t ndocs;
 	struct wg_buf out;	/* the new text, after wg_migrate_finish();
 				   empty with opts.write_through */
