@@ -121,6 +121,7 @@ void wg_node_journal_save(struct wg_node *n, bool append)
 		*s = (struct saved){ .node = n, .items = n->u.items,
 				     .len = n->len };
 		j->used++;
+		n->flags |= WG_NODE_SAVED;
 	}
 	/* A rewrite of the array the saved slots are in: keep them first.
 	 * After a move to a bigger array (an append past its capacity) the
@@ -159,7 +160,10 @@ const struct wg_node *wg_node_journal_before(const struct wg_node_journal *j,
 
 	if (node->kind == WG_NODE_SCALAR || !j->used)
 		return node;
-	s = (node->flags & WG_NODE_NEW) ? NULL : find(j, node);
+	/* the flag spares a probe of the table, a cache miss, for each of
+	 * the collections no edit touched */
+	s = (node->flags & (WG_NODE_NEW | WG_NODE_SAVED)) == WG_NODE_SAVED
+		    ? find(j, node) : NULL;
 	items = s ? s->items : node->u.items;
 	len = s ? s->len : node->len;
 	k = slot_count(node, len);

@@ -50,6 +50,10 @@ enum {
 	WG_NODE_NEW = 1 << 3,	 /* made by wingen, not read from input */
 	WG_NODE_OWNED = 1 << 4,	 /* u.str is libyaml's malloc'd buffer (see
 				    reader.h, adopt); set only by the reader */
+	/* The same bit on a collection (which owns no string): an undo
+	 * journal saved it, so wg_node_journal_before() looks it up; one
+	 * without it is not looked up (a hint: a stale one costs a lookup) */
+	WG_NODE_SAVED = WG_NODE_OWNED,
 };
 
 /* Largest scalar (bytes) or collection (items, pairs) a node can hold. */
