@@ -79,7 +79,7 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 	/* DaemonSets must carry this themselves, whatever is decided for
 	 * other kinds: their controller ignores RuntimeClass scheduling. */
 	reason = sel->reason;
-	if (ps->kind->node_agent)
+	if (ps->kind->node_agent && !ctx->skip_changes)
 		reason = wg_arena_printf(&list->arena, "%s; %s", reason,
 					 TX_DAEMONSET_NOTE);
 	wg_podspec_path(&path, ps, "tolerations", (const char *)NULL);

@@ -79,9 +79,12 @@ struct job {
 
 static void record(struct job *j, const struct wg_node *old, const char *why)
 {
-	const char *reason = wg_arena_printf(&j->list->arena, "%s; %s", why,
-					     j->sel->reason);
+	const char *reason;
 
+	if (j->ctx->skip_changes)	/* nobody reads it: no reason made */
+		return;
+	reason = wg_arena_printf(&j->list->arena, "%s; %s", why,
+				 j->sel->reason);
 	wg_record_change(j->ctx, WG_CHANGE_REMOVE, j->res, old, j->path.buf,
 			 old, NULL, reason);
 }

@@ -595,6 +595,10 @@ int wg_cmd_migrate(int argc, char **argv)
 	wg_buf_init(&r.rc_text);
 	wg_ctx_init(&r.ctx);
 	r.ctx.strict = o.strict;
+	/* migrate reports files and objects, never the chain's change log:
+	 * recording it cost each edit its path, values and reason (as build
+	 * without --explain) */
+	r.ctx.skip_changes = true;
 	wg_resources_init(&r.list);
 	/* one node per distinct mapping key, as build: less memory, and the
 	 * chain's lookups compare few, cached keys; a key's place in the
