@@ -19,7 +19,10 @@ struct piece {
 	size_t start, end;
 	bool share_keys;
 	struct wg_ctx ctx;		/* its own: diagnostics, counters */
-	struct wg_resources list;
+	struct wg_resources list;	/* one input cut in pieces: its own */
+	size_t first, last;		/* its objects in the list it was read
+					   into: [first, last) */
+	size_t worker;			/* of a pool: the thread that read it */
 	unsigned docs;			/* documents read, empty ones too */
 	int rc;
 };
@@ -139,25 +142,34 @@ static size_t line_of(const char *data, size_t at)
 	return lines;
 }
 
-static void *read_piece(void *arg)
+/* Reads piece p into list (its objects are then list's [first, last)). */
+static void read_piece_into(struct piece *p, struct wg_resources *list)
 {
-	struct piece *p = arg;
 	struct wg_reader r;
 	struct wg_node *root;
 	const char *file;
 	unsigned index;
 
-	wg_resources_init(&p->list);
-	p->list.share_keys = p->share_keys;
-	file = wg_arena_strdup(&p->list.arena, p->in->name);
+	p->first = list->len;
+	file = wg_arena_strdup(&list->arena, p->in->name);
 	wg_reader_init_range(&r, &p->ctx, p->in, p->start, p->end,
 			     p->start ? line_of(p->in->data, p->start) : 0);
 	if (p->share_keys)
-		r.shared_keys = &p->list;
-	while ((p->rc = wg_reader_next(&r, &p->list.arena, &root, &index)) > 0)
-		wg_resources_add_document(&p->list, root, file, index);
+		r.shared_keys = list;
+	while ((p->rc = wg_reader_next(&r, &list->arena, &root, &index)) > 0)
+		wg_resources_add_document(list, root, file, index);
 	p->docs = r.doc_index;
+	p->last = list->len;
 	wg_reader_release(&r);
+}
+
+static void *read_piece(void *arg)
+{
+	struct piece *p = arg;
+
+	wg_resources_init(&p->list);
+	p->list.share_keys = p->share_keys;
+	read_piece_into(p, &p->list);
 	return NULL;
 }
 
@@ -273,7 +285,14 @@ int wg_read_stream_jobs(struct wg_ctx *ctx, const struct wg_input *in,
 
 /* ---- many inputs --------------------------------------------------------- */
 
-/* The inputs a pool of threads reads, each taking the next unread one. */
+/*
+ * The inputs a pool of threads reads, each taking the next unread one.
+ * Each thread reads into a list of its own, not one per input: a list's
+ * arena starts with a block of 16 KiB and doubles, so 50,000 small files
+ * with an arena each held twice the memory their trees needed (974 MB
+ * against 569 MB on one thread, bench/README.md).  The objects are put
+ * in input order when the threads are done.
+ */
 struct pool {
 	struct piece *pieces;
 	size_t n;
@@ -281,9 +300,16 @@ struct pool {
 	pthread_mutex_t lock;
 };
 
+struct worker {
+	struct pool *pool;
+	size_t id;
+	struct wg_resources list;
+};
+
 static void *read_pooled(void *arg)
 {
-	struct pool *pool = arg;
+	struct worker *w = arg;
+	struct pool *pool = w->pool;
 
 	for (;;) {
 		size_t k;
@@ -293,7 +319,8 @@ static void *read_pooled(void *arg)
 		pthread_mutex_unlock(&pool->lock);
 		if (k == pool->n)
 			return NULL;
-		read_piece(&pool->pieces[k]);
+		pool->pieces[k].worker = w->id;
+		read_piece_into(&pool->pieces[k], &w->list);
 	}
 }
 
@@ -301,6 +328,7 @@ int wg_read_streams_jobs(struct wg_ctx *ctx, const struct wg_input *ins,
 			 size_t n, struct wg_resources *list, unsigned jobs)
 {
 	struct pool pool = { NULL, n, 0, PTHREAD_MUTEX_INITIALIZER };
+	struct worker workers[MAX_PIECES];
 	pthread_t threads[MAX_PIECES];
 	bool started[MAX_PIECES] = { false };
 	size_t nthreads = jobs < MAX_PIECES ? jobs : MAX_PIECES, documents;
@@ -322,10 +350,16 @@ int wg_read_streams_jobs(struct wg_ctx *ctx, const struct wg_input *ins,
 		wg_ctx_init(&pool.pieces[k].ctx);	/* reads the environment */
 		pool.pieces[k].ctx.limits = ctx->limits;
 	}
+	for (size_t t = 0; t < nthreads; t++) {
+		workers[t].pool = &pool;
+		workers[t].id = t;
+		wg_resources_init(&workers[t].list);
+		workers[t].list.share_keys = list->share_keys;
+	}
 	for (size_t t = 1; t < nthreads; t++)
 		started[t] = pthread_create(&threads[t], NULL, read_pooled,
-					    &pool) == 0;
-	read_pooled(&pool);
+					    &workers[t]) == 0;
+	read_pooled(&workers[0]);	/* takes what a failed start left */
 	for (size_t t = 1; t < nthreads; t++)
 		if (started[t])
 			pthread_join(threads[t], NULL);
@@ -335,19 +369,25 @@ int wg_read_streams_jobs(struct wg_ctx *ctx, const struct wg_input *ins,
 		documents += pool.pieces[k].ctx.documents;
 	for (size_t k = 0; k < n; k++) {
 		struct piece *p = &pool.pieces[k];
+		struct wg_resources *from = &workers[p->worker].list;
 
 		/* an input that said anything is read again here, in its
-		 * turn, so every message comes as one reader gives it */
+		 * turn, so every message comes as one reader gives it (what
+		 * its thread read of it stays in that arena, unlisted) */
 		if (documents > ctx->limits.max_documents || p->rc != 0
 		    || p->ctx.log.ndiags || wg_ctx_failed(&p->ctx)) {
 			if (wg_read_stream(ctx, p->in, list))
 				rc = -1;
 		} else {
 			ctx->documents += p->ctx.documents;
-			wg_resources_take(list, &p->list);
+			for (size_t i = p->first; i < p->last; i++)
+				wg_resources_append(list, from->items[i]);
 		}
-		wg_resources_release(&p->list);
 		wg_ctx_release(&p->ctx);
+	}
+	for (size_t t = 0; t < nthreads; t++) {
+		workers[t].list.len = 0;	/* listed above, or dropped */
+		wg_resources_take(list, &workers[t].list);
 	}
 	free(pool.pieces);
 	return rc;

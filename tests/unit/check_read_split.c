@@ -303,6 +303,41 @@ START_TEST(many_inputs_agree)
 }
 END_TEST
 
+/* Many small inputs on threads end up in a few arena blocks, one arena a
+ * thread, not one an input (a block of 16 KiB each at least: 50,000
+ * files of 4 KB held twice the memory of one thread's read). */
+START_TEST(many_small_inputs_few_blocks)
+{
+	enum { N = 400 };
+	struct wg_input *ins = wg_xcalloc(N, sizeof(*ins));
+	struct wg_resources list;
+	struct wg_ctx ctx;
+	size_t blocks = 0;
+	char name[32];
+
+	for (size_t k = 0; k < N; k++) {
+		snprintf(name, sizeof(name), "f%zu.yaml", k);
+		t_input(&ins[k], name, "apiVersion: v1\nkind: ConfigMap\n"
+			"metadata:\n  name: c\ndata:\n  k: v\n");
+	}
+	wg_ctx_init(&ctx);
+	wg_resources_init(&list);
+	list.share_keys = true;
+	ck_assert_int_eq(wg_read_streams_jobs(&ctx, ins, N, &list, 4), 0);
+	ck_assert_uint_eq(list.len, N);
+	for (size_t k = 0; k < N; k++)
+		ck_assert_str_eq(list.items[k]->file, ins[k].name);
+	for (const struct wg_arena_block *b = list.arena.head; b; b = b->next)
+		blocks++;
+	ck_assert_msg(blocks <= 4 * 8, "%zu blocks for %d inputs", blocks, N);
+	wg_resources_release(&list);
+	wg_ctx_release(&ctx);
+	for (size_t k = 0; k < N; k++)
+		wg_input_release(&ins[k]);
+	free(ins);
+}
+END_TEST
+
 static Suite *read_split_suite(void)
 {
 	Suite *s = suite_create("read_split");
@@ -315,6 +350,7 @@ static Suite *read_split_suite(void)
 	tcase_add_test(tc, document_limit);
 	tcase_add_test(tc, corpus_agrees);
 	tcase_add_test(tc, many_inputs_agree);
+	tcase_add_test(tc, many_small_inputs_few_blocks);
 	suite_add_tcase(s, tc);
 	return s;
 }
