@@ -28,6 +28,7 @@ static void load_bytes(struct fixture *f, const char *data, size_t len)
 	f->in.data[len] = '\0';
 	f->in.len = len;
 	f->in.mapped = 0;
+	f->in.borrowed = false;
 	f->rc = wg_read_stream(&f->ctx, &f->in, &f->list);
 }
 

@@ -411,6 +411,7 @@ static void corpus_file(const char *path, const struct wg_input *src,
 	in.data = wg_xstrndup(src->data, src->len);
 	in.len = src->len;
 	in.mapped = 0;
+	in.borrowed = false;
 	if (wg_migrate_load_input(&ctx, &f, &in, &list) == 0 && !f.skip) {
 		wg_migrate_edits_begin(&list);
 		edit_workloads(&list);
