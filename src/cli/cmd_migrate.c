@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "migrate_chart.h"
+#include "migrate_rcfile.h"
 #include "options.h"
 #include "wingen/base/alloc.h"
 #include "wingen/base/index.h"
@@ -200,6 +201,8 @@ struct run {
 	size_t rc_count;
 	char *rc_old;		/* the file as it is, NULL when absent */
 	size_t rc_old_len;
+	long rc_kept;		/* objects it held that the run keeps */
+	struct wg_buf rc_kept_names;	/* the first of them, for the summary */
 	bool progress;
 };
 
@@ -335,14 +338,15 @@ static bool rc_used(const struct run *r, const struct wg_resource *rc)
 }
 
 /* Generated objects go to their own file, written by the YAML writer;
- * none at all when no workload uses one of them (rc_used). */
+ * none at all when no workload uses one of them (rc_used).  What the file
+ * already holds is kept unless generated again (migrate_rcfile.h). */
 static void runtimeclasses(struct run *r)
 {
-	struct wg_resources gen;
+	struct wg_resources gen, old;
 	struct wg_ctx scratch;
 	struct wg_input in;
 	struct stat st;
-	bool used = false;
+	bool used = false, read = false;
 
 	for (size_t i = 0; i < r->list.len && !used; i++) {
 		struct wg_resource *res = r->list.items[i];
@@ -363,18 +367,25 @@ static void runtimeclasses(struct run *r)
 			r->rc_count++;
 		}
 	}
-	if (r->rc_count)
-		wg_write_resources(&r->ctx, &r->rc_text, &gen, WG_FORMAT_YAML);
-	free(gen.items);
-	wg_arena_release(&gen.arena);
+	wg_resources_init(&old);
 	wg_ctx_init(&scratch);
 	if (r->rc_count && stat(r->rc_target, &st) == 0
 	    && wg_input_read(&scratch, r->rc_target, &in) == 0) {
+		read = true;
+		r->rc_kept = wg_rcfile_keep_earlier(&r->ctx, &in, &gen, &old,
+						    &r->rc_kept_names);
+	}
+	wg_ctx_release(&scratch);
+	if (r->rc_count && r->rc_kept >= 0)
+		wg_write_resources(&r->ctx, &r->rc_text, &gen, WG_FORMAT_YAML);
+	free(gen.items);
+	wg_arena_release(&gen.arena);
+	wg_resources_release(&old);	/* after writing: gen used its trees */
+	if (read) {
 		r->rc_old_len = in.len;
 		r->rc_old = wg_input_take_data(&in);
 		wg_input_release(&in);
 	}
-	wg_ctx_release(&scratch);
 }
 
 static bool rc_changes(const struct run *r)
@@ -501,7 +512,15 @@ static void summary(struct run *r)
 	if (r->nskips)
 		fprintf(stderr, "; %zu skipped", r->nskips);
 	fputc('\n', stderr);
-	if (r->rc_count)
+	if (r->rc_count && r->rc_kept > 0)
+		fprintf(stderr, "migrate: %s %s (%zu RuntimeClass%s, and %ld "
+			"object%s it held that this run does not generate, "
+			"kept: %s)\n",
+			!rc_changes(r) ? "kept" : r->o->diff ? "would write"
+			: "wrote", r->rc_target, r->rc_count,
+			r->rc_count == 1 ? "" : "es", r->rc_kept,
+			r->rc_kept == 1 ? "" : "s", r->rc_kept_names.buf);
+	else if (r->rc_count)
 		fprintf(stderr, "migrate: %s %s (%zu RuntimeClass%s)\n",
 			!rc_changes(r) ? "kept" : r->o->diff ? "would write"
 			: "wrote", r->rc_target, r->rc_count,
@@ -593,6 +612,7 @@ int wg_cmd_migrate(int argc, char **argv)
 	r.o = &o;
 	r.progress = isatty(STDERR_FILENO);
 	wg_buf_init(&r.rc_text);
+	wg_buf_init(&r.rc_kept_names);
 	wg_ctx_init(&r.ctx);
 	r.ctx.strict = o.strict;
 	/* migrate reports files and objects, never the chain's change log:
@@ -681,6 +701,7 @@ out:
 	free(r.rc_target);
 	free(r.rc_old);
 	wg_buf_release(&r.rc_text);
+	wg_buf_release(&r.rc_kept_names);
 	wg_resources_release(&r.list);
 	wg_pathlist_release(&r.files);
 	if (r.have_profile)

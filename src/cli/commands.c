@@ -270,6 +270,8 @@ const struct wg_command wg_commands[] = {
 		"                           comments are lost)\n"
 		"      --runtimeclass-file FILE\n"
 		"                           where generated RuntimeClasses go\n"
+		"                           (what FILE holds is kept unless\n"
+		"                           generated again)\n"
 		"      --strict             treat warnings and skipped files as errors\n"
 		"      --retarget OLD=NEW   move the workloads of release OLD to\n"
 		"                           build NEW, as for build; a document\n"

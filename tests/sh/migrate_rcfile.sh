@@ -63,5 +63,46 @@ grep -q 'kubernetes.io/os: linux' lx/a.yaml || no "Linux-only: the Pod was not p
 "$wingen" migrate lx --in-place --runtimeclass-file lx/rc.yaml >out 2>err
 [ -e lx/rc.yaml ] && no "Linux-only: --runtimeclass-file written though nothing uses it"
 
+# A run that generates other RuntimeClasses than the file holds keeps
+# the file's (workloads migrated before name them: a Pod whose
+# RuntimeClass does not exist is rejected), says so with the names, and
+# replaces the ones it generates again; a second run changes nothing.
+win19() {	# win19 FILE NAME: a Windows Deployment on ltsc2019 images
+	win "$1" "$2"
+	sed -i 's/ltsc2022/ltsc2019/' "$1"
+}
+mkdir mix && win19 mix/old.yaml old
+"$wingen" migrate mix/old.yaml --in-place >out 2>err || no "mix, first file: $(cat err)"
+grep -q 'name: windows-ltsc2019' mix/00-runtimeclasses.yaml || no "mix: no ltsc2019 RuntimeClass (the test is void)"
+win mix/new.yaml new
+"$wingen" migrate mix/new.yaml --diff >out 2>err || no "mix --diff: $(cat err)"
+grep -q '^-.*windows-ltsc2019' out && no "mix --diff would drop the ltsc2019 RuntimeClass: $(cat out)"
+grep -q 'kept: RuntimeClass/windows-ltsc2019' err || no "mix --diff does not name the kept RuntimeClass: $(cat err)"
+"$wingen" migrate mix/new.yaml --in-place >out 2>err || no "mix, second file: $(cat err)"
+for b in ltsc2019 ltsc2022; do
+	[ "$(grep -c "^  name: windows-$b\$" mix/00-runtimeclasses.yaml)" = 1 ] \
+		|| no "mix: windows-$b is not in the file once: $(cat mix/00-runtimeclasses.yaml)"
+done
+grep -q 'and 1 object it held that this run does not generate, kept: RuntimeClass/windows-ltsc2019' err \
+	|| no "mix: the summary does not say what was kept: $(cat err)"
+before=$(md5sum <mix/00-runtimeclasses.yaml)
+"$wingen" migrate mix/new.yaml --in-place >out 2>err || no "mix, again: $(cat err)"
+[ "$(md5sum <mix/00-runtimeclasses.yaml)" = "$before" ] || no "mix: a second run changed the RuntimeClass file"
+# one generated again replaces the old one: edit the file's handler
+sed -i 's/handler: .*/handler: edited/' mix/00-runtimeclasses.yaml
+"$wingen" migrate mix/new.yaml --in-place >out 2>err || no "mix, edited: $(cat err)"
+[ "$(grep -c 'handler: edited' mix/00-runtimeclasses.yaml)" = 1 ] \
+	|| no "mix: the RuntimeClass generated again was not replaced, or the other not kept: $(cat mix/00-runtimeclasses.yaml)"
+
+# A file that does not read as YAML is not overwritten: an error at its
+# place, nothing written.
+printf 'apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata: {name: [\n' >mix/00-runtimeclasses.yaml
+before=$(cat mix/*.yaml | md5sum)
+"$wingen" migrate mix/new.yaml --in-place >out 2>err && no "mix, broken file: exit 0"
+grep -q '^mix/00-runtimeclasses.yaml:[0-9]*:[0-9]*: error: .*keeps what it holds' err \
+	|| no "mix, broken file: no error at its place: $(cat err)"
+[ "$(cat mix/*.yaml | md5sum)" = "$before" ] || no "mix, broken file: files changed"
+[ -s out ] && no "mix, broken file: stdout not empty"
+
 [ "$fail" = 0 ] && echo "migrate_rcfile: all checks pass"
 exit $fail
