@@ -30,6 +30,7 @@ void fz_fail(const char *fmt, ...)
 void fz_input(struct wg_input *in, const char *name, const uint8_t *data,
 	      size_t size)
 {
+	memset(in, 0, sizeof(*in));	/* owned text, no meta: all zero */
 	in->name = wg_xstrdup(name);
 	in->data = wg_xmalloc(size + 1);
 	if (size)

@@ -11,6 +11,7 @@
 
 void t_input(struct wg_input *in, const char *name, const char *text)
 {
+	memset(in, 0, sizeof(*in));	/* owned text, no meta: all zero */
 	in->name = wg_xstrdup(name);
 	in->len = strlen(text);
 	in->data = wg_xstrndup(text, in->len);
