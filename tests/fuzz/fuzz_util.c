@@ -37,7 +37,6 @@ void fz_input(struct wg_input *in, const char *name, const uint8_t *data,
 		memcpy(in->data, data, size);
 	in->data[size] = '\0';
 	in->len = size;
-	in->mapped = 0;
 }
 
 bool fz_has_positioned_error(const struct wg_ctx *ctx)

@@ -94,6 +94,15 @@ sed -i 's/handler: .*/handler: edited/' mix/00-runtimeclasses.yaml
 [ "$(grep -c 'handler: edited' mix/00-runtimeclasses.yaml)" = 1 ] \
 	|| no "mix: the RuntimeClass generated again was not replaced, or the other not kept: $(cat mix/00-runtimeclasses.yaml)"
 
+# Many kept objects: the summary names three and counts the rest.
+for n in a b c d e; do
+	printf -- '---\napiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata: {name: extra-%s}\nhandler: h\n' $n >>mix/00-runtimeclasses.yaml
+done
+"$wingen" migrate mix/new.yaml --in-place >out 2>err || no "mix, many kept: $(cat err)"
+grep -q 'and 6 objects it held that this run does not generate, kept: RuntimeClass/windows-ltsc2019, RuntimeClass/extra-a, RuntimeClass/extra-b and 3 more)' err \
+	|| no "mix, many kept: the summary is not bounded: $(cat err)"
+[ "$(grep -c '^kind: RuntimeClass' mix/00-runtimeclasses.yaml)" = 7 ] || no "mix, many kept: not all kept"
+
 # A file that does not read as YAML is not overwritten: an error at its
 # place, nothing written.
 printf 'apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata: {name: [\n' >mix/00-runtimeclasses.yaml

@@ -15,8 +15,6 @@ void t_input(struct wg_input *in, const char *name, const char *text)
 	in->name = wg_xstrdup(name);
 	in->len = strlen(text);
 	in->data = wg_xstrndup(text, in->len);
-	in->mapped = 0;
-	in->borrowed = false;
 }
 
 int t_read(struct wg_ctx *ctx, struct wg_input *in, const char *text,
