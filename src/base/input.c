@@ -1,3 +1,7 @@
+/* dirent.d_type (a BSD and glibc extension, where POSIX has none): a
+ * folder walk that need not stat() every regular file. */
+#define _DEFAULT_SOURCE
+
 #include "wingen/base/input.h"
 
 #include <dirent.h>
@@ -112,14 +116,19 @@ static int read_done(struct wg_ctx *ctx, const char *name,
 	return 0;
 }
 
+/* Reads fd; known is its fstat() when the caller made it (NULL: made
+ * here; one system call a file fewer over a folder of small files). */
 static int read_fd(struct wg_ctx *ctx, int fd, const char *name,
-		   struct wg_arena *arena, struct wg_input *in)
+		   const struct stat *known, struct wg_arena *arena,
+		   struct wg_input *in)
 {
 	struct wg_buf b = WG_BUF_INIT;
 	struct stat st;
 
 	memset(in, 0, sizeof(*in));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	if (known)
+		st = *known;
+	if ((!known && fstat(fd, &st) != 0) || !S_ISREG(st.st_mode)) {
 		st.st_size = 0;		/* a pipe or a terminal: read it */
 	} else {
 		in->meta.known = true;
@@ -174,26 +183,29 @@ static int read_fd(struct wg_ctx *ctx, int fd, const char *name,
 int wg_input_read_fd(struct wg_ctx *ctx, int fd, const char *name,
 		     struct wg_input *in)
 {
-	return read_fd(ctx, fd, name, NULL, in);
+	return read_fd(ctx, fd, name, NULL, NULL, in);
 }
 
 static int read_path(struct wg_ctx *ctx, const char *path,
 		     struct wg_arena *arena, struct wg_input *in)
 {
 	struct stat st;
+	bool known;
 	int fd, rc;
 
 	memset(in, 0, sizeof(*in));
 	if (strcmp(path, "-") == 0)
-		return read_fd(ctx, STDIN_FILENO, WG_STDIN_NAME, arena, in);
+		return read_fd(ctx, STDIN_FILENO, WG_STDIN_NAME, NULL, arena,
+			       in);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return fail(ctx, path, "cannot open", errno);
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	known = fstat(fd, &st) == 0;
+	if (known && S_ISDIR(st.st_mode)) {
 		close(fd);
 		return fail(ctx, path, "is a folder, not a file", 0);
 	}
-	rc = read_fd(ctx, fd, path, arena, in);
+	rc = read_fd(ctx, fd, path, known ? &st : NULL, arena, in);
 	close(fd);
 	return rc;
 }
@@ -281,9 +293,19 @@ static bool has_manifest_ext(const char *name)
 	       || (n > 5 && strcmp(name + n - 5, ".json") == 0);
 }
 
-static int cmp_str(const void *a, const void *b)
+/* A folder's entry: its name, and its type as readdir() gave it
+ * (DT_UNKNOWN where the filesystem does not say).  A regular file known
+ * as one needs no stat(): one system call a file fewer over a folder of
+ * 50,000 manifests. */
+struct entry {
+	char *name;
+	unsigned char type;
+};
+
+static int cmp_entry(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct entry *)a)->name,
+		      ((const struct entry *)b)->name);
 }
 
 /* Folders being walked, by device and inode, to stop symlink loops. */
@@ -304,13 +326,16 @@ static bool within(const char *root, const char *real)
 	       && (real[n] == '\0' || real[n] == '/');
 }
 
-/* Under a load restrictor (root set): a symbolic link may not lead out. */
-static int check_link(struct wg_ctx *ctx, const char *path, const char *root)
+/* Under a load restrictor (root set): a symbolic link may not lead out.
+ * type is the entry's from readdir(): a link is DT_LNK or DT_UNKNOWN. */
+static int check_link(struct wg_ctx *ctx, const char *path, const char *root,
+		      unsigned char type)
 {
 	char real[PATH_MAX];
 	struct stat st;
 
-	if (!root || lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)
+	if (!root || (type != DT_LNK && type != DT_UNKNOWN)
+	    || lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)
 	    || !realpath(path, real) || within(root, real))
 		return 0;
 	return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0, "symbolic link "
@@ -321,7 +346,8 @@ static int check_link(struct wg_ctx *ctx, const char *path, const char *root)
 static int walk_dir(struct wg_ctx *ctx, const char *dir, const struct visit *up,
 		    const char *root, struct wg_pathlist *out, unsigned depth)
 {
-	struct wg_pathlist names = { 0 };
+	struct entry *names = NULL;
+	size_t nnames = 0, cap = 0;
 	struct visit here;
 	struct stat st;
 	struct dirent *e;
@@ -342,22 +368,29 @@ static int walk_dir(struct wg_ctx *ctx, const char *dir, const struct visit *up,
 	if (!d)
 		return fail(ctx, dir, "cannot read folder", errno);
 	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			wg_pathlist_add(&names, e->d_name);
+		if (e->d_name[0] != '.') {
+			WG_GROW(names, cap, nnames + 1);
+			names[nnames].name = wg_xstrdup(e->d_name);
+			names[nnames++].type = e->d_type;
+		}
 	closedir(d);
-	if (names.len)	/* an empty folder has no array to sort */
-		qsort(names.items, names.len, sizeof(*names.items), cmp_str);
-	for (size_t i = 0; i < names.len && rc == 0; i++) {
+	if (nnames)	/* an empty folder has no array to sort */
+		qsort(names, nnames, sizeof(*names), cmp_entry);
+	for (size_t i = 0; i < nnames && rc == 0; i++) {
 		struct wg_buf path = WG_BUF_INIT;
+		const struct entry *n = &names[i];
 
 		wg_buf_addstr(&path, dir);
 		if (path.len && path.buf[path.len - 1] != '/')
 			wg_buf_addch(&path, '/');
-		wg_buf_addstr(&path, names.items[i]);
+		wg_buf_addstr(&path, n->name);
 		if (path.len >= PATH_MAX) {
 			rc = fail(ctx, path.buf, "path is too long", 0);
-		} else if (check_link(ctx, path.buf, root)) {
+		} else if (check_link(ctx, path.buf, root, n->type)) {
 			rc = -1;
+		} else if (n->type == DT_REG) {
+			if (has_manifest_ext(n->name))
+				wg_pathlist_add(out, path.buf);
 		} else if (stat(path.buf, &st) != 0) {
 			/* A dangling link is not a manifest: skip it. */
 			if (lstat(path.buf, &st) != 0)
@@ -365,12 +398,14 @@ static int walk_dir(struct wg_ctx *ctx, const char *dir, const struct visit *up,
 		} else if (S_ISDIR(st.st_mode)) {
 			rc = walk_dir(ctx, path.buf, &here, root, out,
 				      depth + 1);
-		} else if (S_ISREG(st.st_mode) && has_manifest_ext(names.items[i])) {
+		} else if (S_ISREG(st.st_mode) && has_manifest_ext(n->name)) {
 			wg_pathlist_add(out, path.buf);
 		}
 		wg_buf_release(&path);
 	}
-	wg_pathlist_release(&names);
+	for (size_t i = 0; i < nnames; i++)
+		free(names[i].name);
+	free(names);
 	return rc;
 }
 

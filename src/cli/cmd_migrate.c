@@ -17,6 +17,7 @@
 #include "migrate_rcfile.h"
 #include "options.h"
 #include "wingen/base/alloc.h"
+#include "wingen/base/fileid.h"
 #include "wingen/base/index.h"
 #include "wingen/migrate/migrate.h"
 #include "wingen/migrate/chart.h"
@@ -124,12 +125,10 @@ static bool is_profile(const char *path)
 	return yes;
 }
 
-/* The real path of an existing file, or a copy of path. */
-static char *real_or_copy(const char *path)
+/* Whether two keys of wg_file_id() name one file. */
+static bool same_file(const struct wg_buf *a, const struct wg_buf *b)
 {
-	char *r = realpath(path, NULL);
-
-	return r ? r : wg_xstrdup(path);
+	return a->len == b->len && memcmp(a->buf, b->buf, a->len) == 0;
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -242,29 +241,31 @@ static int collect(struct run *r, const struct wg_pathlist *paths,
 {
 	struct wg_pathlist all = { 0 };
 	struct wg_index *seen = wg_index_new();
-	char *prof = profile_path ? real_or_copy(profile_path) : NULL;
-	char *rc = real_or_copy(r->rc_target);
+	struct wg_buf prof = WG_BUF_INIT, rc = WG_BUF_INIT, key = WG_BUF_INIT;
 	int rc_ = 0;
 
+	if (profile_path)
+		wg_file_id(profile_path, &prof);
+	wg_file_id(r->rc_target, &rc);
 	for (size_t i = 0; i < paths->len; i++)
 		if (wg_collect_files(&r->ctx, paths->items[i], &all))
 			rc_ = -1;
 	for (size_t i = 0; i < all.len; i++) {
 		const char *p = all.items[i];
-		char *real = real_or_copy(p);
 		size_t nseen;
-		bool dup;
 
-		/* hashed: a folder of 20,000 files is not 20,000^2 compares */
-		wg_index_get(seen, real, strlen(real), &nseen);
-		dup = nseen != 0;
-		if (!dup)
-			wg_index_add(seen, real, strlen(real), NULL);
-		if (dup) {
+		/* hashed: a folder of 20,000 files is not 20,000^2
+		 * compares; keyed by one stat() a file (fileid.h) */
+		wg_file_id(p, &key);
+		wg_index_get(seen, key.buf, key.len, &nseen);
+		if (nseen) {
 			/* listed twice: migrate it once */
-		} else if (prof && strcmp(real, prof) == 0) {
+			continue;
+		}
+		wg_index_add(seen, key.buf, key.len, NULL);
+		if (profile_path && same_file(&key, &prof)) {
 			skip(r, p, "the profile", true);
-		} else if (strcmp(real, rc) == 0) {
+		} else if (same_file(&key, &rc)) {
 			skip(r, p, "the RuntimeClass file migrate writes", true);
 		} else if (ends_with(p, ".json")) {
 			skip(r, p, "JSON is not edited as text", false);
@@ -276,7 +277,6 @@ static int collect(struct run *r, const struct wg_pathlist *paths,
 		} else {
 			wg_pathlist_add(&r->files, p);
 		}
-		free(real);
 	}
 	/* skip() keeps pointers: the names must outlive all */
 	for (size_t i = 0; i < r->nskips; i++)
@@ -284,8 +284,9 @@ static int collect(struct run *r, const struct wg_pathlist *paths,
 						   r->skips[i].path);
 	wg_pathlist_release(&all);
 	wg_index_free(seen);
-	free(prof);
-	free(rc);
+	wg_buf_release(&prof);
+	wg_buf_release(&rc);
+	wg_buf_release(&key);
 	return rc_;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "wingen/base/alloc.h"
+#include "wingen/base/fileid.h"
 #include "wingen/base/index.h"
 #include "wingen/base/suggest.h"
 #include "wingen/yaml/emit_stream.h"
@@ -147,18 +148,18 @@ bool wg_cli_reads_stdin(const struct wg_pathlist *files)
  * profile's resources: [manifests/] and -f manifests/, or a symbolic link
  * to it.  Its objects are read once, as migrate edits it once; read twice
  * they would be duplicates of themselves, each error naming its own
- * position.  Hashed: a folder of 20,000 files is not 20,000^2 compares.
+ * position.  Hashed: a folder of 20,000 files is not 20,000^2 compares;
+ * one stat() a file (fileid.h), not realpath()'s one a path component.
  */
-static bool named_again(struct wg_index *seen, const char *file)
+static bool named_again(struct wg_index *seen, struct wg_buf *key,
+			const char *file)
 {
-	char *real = realpath(file, NULL);
-	const char *key = real ? real : file;
 	size_t n;
 
-	wg_index_get(seen, key, strlen(key), &n);
+	wg_file_id(file, key);
+	wg_index_get(seen, key->buf, key->len, &n);
 	if (!n)
-		wg_index_add(seen, key, strlen(key), NULL);
-	free(real);
+		wg_index_add(seen, key->buf, key->len, NULL);
 	return n != 0;
 }
 
@@ -173,6 +174,7 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 	size_t before = ctx->log.ndiags, first = inputs->len;
 
 	struct wg_index *seen = wg_index_new();
+	struct wg_buf key = WG_BUF_INIT;
 
 	for (size_t i = 0; i < paths->len; i++)
 		if (wg_collect_files(ctx, paths->items[i], &files))
@@ -188,7 +190,7 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 			if (stdin_seen)
 				continue;	/* stdin can be read once */
 			stdin_seen = true;
-		} else if (named_again(seen, files.items[i])) {
+		} else if (named_again(seen, &key, files.items[i])) {
 			continue;
 		}
 		WG_GROW(inputs->items, inputs->cap, inputs->len + 1);
@@ -230,6 +232,7 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 		wg_cli_stdin_unread(ctx);
 	wg_pathlist_release(&files);
 	wg_index_free(seen);
+	wg_buf_release(&key);
 	return rc;
 }
 

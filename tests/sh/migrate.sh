@@ -164,6 +164,33 @@ grep -q "name: windows-ltsc2019" "$tmp/prof/out/rc.yaml" \
 grep -q "skipped ./p.yaml: the profile" "$tmp/err" \
 	|| bad "profile: the profile inside PATH was not skipped: $(cat "$tmp/err")"
 
+# One file named three ways (a path, ./path, a symbolic link) is migrated
+# once.  A hard link is a name of its own (migrate replaces each name by
+# rename, which would part them), so two hard links to one manifest are
+# the same objects twice: an error, and no file changed, not one name
+# left behind unmigrated.
+mkdir -p "$tmp/names/sub" "$tmp/hard/sub"
+cp "$tmp/m.orig" "$tmp/names/a.yaml"
+ln -s ../a.yaml "$tmp/names/sub/soft.yaml"
+(cd "$tmp/names" && "$wingen" migrate a.yaml ./a.yaml sub/soft.yaml \
+	--in-place 2>"$tmp/err") \
+	|| bad "names: run failed: $(head -3 "$tmp/err")"
+grep -q "changed 1 of 1 file" "$tmp/err" \
+	|| bad "names: a.yaml not migrated as one file: $(cat "$tmp/err")"
+[ "$(grep -c 'runtimeClassName' "$tmp/names/a.yaml")" = 1 ] \
+	|| bad "names: a.yaml migrated $(grep -c runtimeClassName "$tmp/names/a.yaml") times"
+[ -L "$tmp/names/sub/soft.yaml" ] || bad "names: the symbolic link was replaced"
+cp "$tmp/m.orig" "$tmp/hard/h1.yaml"
+ln "$tmp/hard/h1.yaml" "$tmp/hard/sub/h2.yaml"
+(cd "$tmp/hard" && "$wingen" migrate h1.yaml sub/h2.yaml --in-place \
+	>"$tmp/out" 2>"$tmp/err")
+[ $? = 1 ] || bad "hard links: not an error: $(cat "$tmp/err")"
+grep -q "^sub/h2.yaml:4:9: error: Pod/win: .*the same object as at h1.yaml:4:9" \
+	"$tmp/err" || bad "hard links: no duplicate error: $(cat "$tmp/err")"
+cmp -s "$tmp/hard/h1.yaml" "$tmp/m.orig" || bad "hard links: a file changed"
+[ "$(stat -c %h "$tmp/hard/h1.yaml")" = 2 ] || bad "hard links: parted"
+[ -s "$tmp/out" ] && bad "hard links: the failed run printed to stdout"
+
 # Usage errors: stdin, no mode, both modes.
 for args in "migrate - --diff" "migrate x.yaml" "migrate x.yaml --diff --in-place" \
 	"migrate --diff"; do
