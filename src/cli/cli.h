@@ -81,7 +81,8 @@ bool wg_cli_reads_stdin(const struct wg_pathlist *files);
  * large one on up to jobs threads (read_split.h: the same result).  Keeps
  * going after a bad file so every problem is reported.  Gives the stdin
  * notes (wg_cli_stdin_waiting, wg_cli_stdin_unread).  Returns 0 or -1
- * (reported on ctx).
+ * (reported on ctx).  A file's input borrows list's arena for its name
+ * and text (wg_input_read_in): read neither once list is released.
  */
 int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 		struct wg_inputs *inputs, struct wg_resources *list,
