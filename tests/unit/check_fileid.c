@@ -13,16 +13,12 @@ static char dir[64];
 
 static void setup(void)
 {
-	strcpy(dir, "/tmp/wingen-fileid-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	t_tmpdir(dir, sizeof(dir), "fileid");
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	t_tmpdir_remove(dir);
 }
 
 /* dir/name, in a static buffer of its own per slot. */

@@ -14,16 +14,12 @@ static char dir[64];
 
 static void setup(void)
 {
-	strcpy(dir, "/tmp/wingen-input-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	t_tmpdir(dir, sizeof(dir), "input");
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	t_tmpdir_remove(dir);
 }
 
 static void touch(const char *name)

@@ -104,3 +104,18 @@ size_t t_each_corpus_file(void (*fn)(const char *path,
 	closedir(d);
 	return files;
 }
+
+void t_tmpdir(char *dir, size_t size, const char *tag)
+{
+	snprintf(dir, size, "/tmp/wingen-%s-XXXXXX", tag);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+void t_tmpdir_remove(const char *dir)
+{
+	char cmd[128];
+
+	ck_assert_uint_lt(strlen(dir), sizeof(cmd) - 16);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}

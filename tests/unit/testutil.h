@@ -46,6 +46,14 @@ size_t t_each_corpus_file(void (*fn)(const char *path,
 				     const struct wg_input *in, void *data),
 			  void *data);
 
+/*
+ * A fresh folder under /tmp named for tag, its path in dir (at least 64
+ * bytes), for a fixture's setup; t_tmpdir_remove() removes it and all in
+ * it, for its teardown.  Both fail the test when they fail.
+ */
+void t_tmpdir(char *dir, size_t size, const char *tag);
+void t_tmpdir_remove(const char *dir);
+
 #define WG_TEST_MAIN(suite_fn)						\
 	int main(void)							\
 	{								\
