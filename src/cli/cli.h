@@ -77,6 +77,15 @@ void wg_cli_helm_hint(struct wg_ctx *ctx, size_t from,
 bool wg_cli_reads_stdin(const struct wg_pathlist *files);
 
 /*
+ * Whether file was met before in this run as the same file (fileid.h),
+ * hashed in seen; it is added when not.  key is scratch, left holding
+ * file's key.
+ */
+struct wg_index;
+bool wg_cli_named_again(struct wg_index *seen, struct wg_buf *key,
+			const char *file);
+
+/*
  * Expands paths (files, folders, "-") and reads every file into list, a
  * large one on up to jobs threads (read_split.h: the same result).  Keeps
  * going after a bad file so every problem is reported.  Gives the stdin

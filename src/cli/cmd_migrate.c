@@ -252,17 +252,9 @@ static int collect(struct run *r, const struct wg_pathlist *paths,
 			rc_ = -1;
 	for (size_t i = 0; i < all.len; i++) {
 		const char *p = all.items[i];
-		size_t nseen;
 
-		/* hashed: a folder of 20,000 files is not 20,000^2
-		 * compares; keyed by one stat() a file (fileid.h) */
-		wg_file_id(p, &key);
-		wg_index_get(seen, key.buf, key.len, &nseen);
-		if (nseen) {
-			/* listed twice: migrate it once */
-			continue;
-		}
-		wg_index_add(seen, key.buf, key.len, NULL);
+		if (wg_cli_named_again(seen, &key, p))
+			continue;	/* listed twice: migrate it once */
 		if (profile_path && same_file(&key, &prof)) {
 			skip(r, p, "the profile", true);
 		} else if (same_file(&key, &rc)) {

@@ -151,7 +151,7 @@ bool wg_cli_reads_stdin(const struct wg_pathlist *files)
  * position.  Hashed: a folder of 20,000 files is not 20,000^2 compares;
  * one stat() a file (fileid.h), not realpath()'s one a path component.
  */
-static bool named_again(struct wg_index *seen, struct wg_buf *key,
+bool wg_cli_named_again(struct wg_index *seen, struct wg_buf *key,
 			const char *file)
 {
 	size_t n;
@@ -190,7 +190,7 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 			if (stdin_seen)
 				continue;	/* stdin can be read once */
 			stdin_seen = true;
-		} else if (named_again(seen, &key, files.items[i])) {
+		} else if (wg_cli_named_again(seen, &key, files.items[i])) {
 			continue;
 		}
 		WG_GROW(inputs->items, inputs->cap, inputs->len + 1);
