@@ -832,6 +832,7 @@ static bool index_start(struct wg_pos_index *ix, const char *data,
 	memset(ix, 0, sizeof(*ix));
 	ix->data = data;
 	ix->len = len;
+	ix->on_heap = WG_POS_HEAP_ALL;
 	wg_arena_init(&ix->arena);
 	ix->doc_built = SIZE_MAX;
 	if (len > WG_POS_MAX_TEXT)
@@ -932,16 +933,21 @@ void wg_pos_scan_event(void *scan, const yaml_event_t *e)
 		scan_event(scan, e);
 }
 
-/* A copy of n bytes at *p in keep, the heap's array freed. */
-static void *move_to(struct wg_arena *keep, void *p, size_t n)
+/* The heap's array p of n bytes used, bit of ix->on_heap: copied into
+ * keep and freed when small, cut to n bytes when not (WG_POS_KEEP_MAX). */
+static void *move_to(struct wg_pos_index *ix, unsigned bit,
+		     struct wg_arena *keep, void *p, size_t n)
 {
 	void *copy = NULL;
 
+	if (p && n >= WG_POS_KEEP_MAX)
+		return wg_xrealloc(p, n);	/* stays the index's own */
 	if (p && n) {
 		copy = wg_arena_alloc(keep, n);
 		memcpy(copy, p, n);
 	}
 	free(p);
+	ix->on_heap &= ~bit;
 	return copy;
 }
 
@@ -959,17 +965,17 @@ int wg_pos_scan_finish(struct wg_pos_scan *scan, struct wg_arena *keep)
 		 * array at its size, with no heap chunk of its own (a file
 		 * of one document had room for eight, its ends for two a
 		 * line), and the heap's arrays go back to the next scan */
-		ix->lines = move_to(keep, ix->lines,
+		ix->lines = move_to(ix, WG_POS_HEAP_LINES, keep, ix->lines,
 				    ix->nlines * sizeof(*ix->lines));
-		ix->wide = move_to(keep, ix->wide,
+		ix->wide = move_to(ix, WG_POS_HEAP_WIDE, keep, ix->wide,
 				   ix->wide ? ix->nlines : 0);
-		ix->in_scalar = move_to(keep, ix->in_scalar, ix->nlines);
-		ix->ends = move_to(keep, ix->ends,
+		ix->in_scalar = move_to(ix, WG_POS_HEAP_IN_SCALAR, keep,
+					ix->in_scalar, ix->nlines);
+		ix->ends = move_to(ix, WG_POS_HEAP_ENDS, keep, ix->ends,
 				   ix->nends * sizeof(*ix->ends));
 		ix->ends_cap = ix->nends;
-		ix->docs = move_to(keep, ix->docs,
+		ix->docs = move_to(ix, WG_POS_HEAP_DOCS, keep, ix->docs,
 				   ix->ndocs * sizeof(*ix->docs));
-		ix->kept = true;
 	}
 	/* the scan builds no nodes: the index's arena is still empty, and
 	 * stays so until an edited document is built (wg_pos_index_doc) */
@@ -1269,13 +1275,16 @@ void wg_pos_index_drop_nodes(struct wg_pos_index *ix)
 
 void wg_pos_index_release(struct wg_pos_index *ix)
 {
-	if (!ix->kept) {
+	if (ix->on_heap & WG_POS_HEAP_LINES)
 		free(ix->lines);
+	if (ix->on_heap & WG_POS_HEAP_WIDE)
 		free(ix->wide);
+	if (ix->on_heap & WG_POS_HEAP_ENDS)
 		free(ix->ends);
+	if (ix->on_heap & WG_POS_HEAP_IN_SCALAR)
 		free(ix->in_scalar);
+	if (ix->on_heap & WG_POS_HEAP_DOCS)
 		free(ix->docs);
-	}
 	wg_arena_release(&ix->arena);
 	memset(ix, 0, sizeof(*ix));
 }

@@ -87,6 +87,16 @@ struct wg_pos_doc {
 /* The longest text an index takes: its offsets are 32-bit. */
 #define WG_POS_MAX_TEXT ((size_t)UINT32_MAX)
 
+/* wg_pos_index.on_heap: an array the index allocated and frees. */
+enum {
+	WG_POS_HEAP_LINES = 1u << 0,
+	WG_POS_HEAP_WIDE = 1u << 1,
+	WG_POS_HEAP_IN_SCALAR = 1u << 2,
+	WG_POS_HEAP_ENDS = 1u << 3,
+	WG_POS_HEAP_DOCS = 1u << 4,
+	WG_POS_HEAP_ALL = (1u << 5) - 1
+};
+
 struct wg_pos_index {
 	const char *data;	/* the text (not owned) */
 	size_t len;
@@ -113,8 +123,10 @@ struct wg_pos_index {
 				   documents it could record, in order */
 	size_t nends, ends_cap;
 	size_t replayed;	/* documents built from ends (for tests) */
-	bool kept;		/* the arrays above are in a caller's arena
-				   (wg_pos_scan_finish) */
+	unsigned on_heap;	/* WG_POS_HEAP_* bits: which of the arrays
+				   above are the index's to free (the rest
+				   are in a caller's arena,
+				   wg_pos_scan_finish) */
 	struct wg_arena arena;	/* every node above */
 };
 
@@ -141,10 +153,14 @@ void wg_pos_index_release(struct wg_pos_index *ix);
  * events were not one stream of well-formed documents (a JSON stream,
  * a parse cut short, a text longer than WG_POS_MAX_TEXT, whose events
  * the scan then ignores): ix is then to be released.  With keep (optional),
- * a scan that succeeded moves ix's arrays into that arena, each at its
- * size: they then live as long as keep, and wg_pos_index_release() frees
- * none of them (for a run that holds the indexes of thousands of files).
+ * a scan that succeeded moves ix's small arrays into that arena, each at
+ * its size: they then live as long as keep (for a run that holds the
+ * indexes of thousands of files, whose heap they would leave in pieces).
+ * An array of WG_POS_KEEP_MAX bytes or more (a large file's) stays on the
+ * heap, cut to size, as copying it would touch its memory twice.  Either
+ * way, wg_pos_index_release() frees exactly what is the index's own.
  */
+#define WG_POS_KEEP_MAX ((size_t)256 * 1024)
 struct wg_pos_scan;
 struct wg_pos_scan *wg_pos_scan_start(struct wg_pos_index *ix,
 				      const char *data, size_t len);
