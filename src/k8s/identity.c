@@ -46,7 +46,7 @@ static bool identity(const struct wg_resource *res, struct wg_buf *key)
 size_t wg_report_duplicates(struct wg_ctx *ctx,
 			    const struct wg_resources *list)
 {
-	struct wg_index *ix = wg_index_new();
+	struct wg_index *ix = wg_index_new_sized(list->len);
 	struct wg_buf key = WG_BUF_INIT;
 	size_t found = 0;
 

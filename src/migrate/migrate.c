@@ -336,7 +336,7 @@ void wg_migrate_file_release(struct wg_migrate_file *f)
 void wg_migrate_assign(struct wg_migrate_file *files, size_t n,
 		       const struct wg_resources *list)
 {
-	struct wg_index *by_name = wg_index_new();
+	struct wg_index *by_name = wg_index_new_sized(n);
 
 	for (size_t i = 0; i < n; i++) {
 		files[i].nmine = 0;

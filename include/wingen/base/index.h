@@ -8,13 +8,17 @@
  * instead of scanning it once per object (a Service per workload, a
  * workload per HPA), which is quadratic on large streams.
  *
- * Keys are copied; values are borrowed.  Values under one key come back
- * in the order they were added.  Allocation never fails (alloc.h).
+ * Keys are copied (into the index, freed with it); values are borrowed.
+ * Values under one key come back in the order they were added.
+ * Allocation never fails (alloc.h).
  */
 
 struct wg_index;
 
 struct wg_index *wg_index_new(void);
+/* An index with room for expect keys before it grows (its table is not
+ * rehashed on the way there). */
+struct wg_index *wg_index_new_sized(size_t expect);
 void wg_index_free(struct wg_index *ix);
 
 void wg_index_add(struct wg_index *ix, const char *key, size_t len,
