@@ -5,7 +5,7 @@
 #   bench/run.sh [--quick] [--build DIR] [--runs N] [--note TEXT]
 #
 # For each stream size (1k, 2k, 10k, 50k objects, made by bench/gen into
-# bench/data/) it times, as the median of N runs (default 5, after one
+# bench/data/) it times, as the median and the least CPU of N runs (default 5, after one
 # warm-up round; the tools take turns run by run, so load from other work
 # on a shared machine falls on all of them alike):
 #   floor       bench/floor: libyaml parse -> emit, wingen's emitter settings
@@ -446,19 +446,19 @@ in_bytes() {
 }
 
 table() {
-	echo "| objects | input MB | tool | median s | min–max s | CPU s | MB/s | peak RSS MB | RSS / input | time / floor |"
-	echo "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| objects | input MB | tool | median s | min–max s | CPU s | least CPU s | MB/s | peak RSS MB | RSS / input | time / floor |"
+	echo "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for s in "${sizes[@]}"; do
 		local b mb
 		b=$(bytes "$s")
 		mb=$(calc %.1f "$b / 1e6")
 		for tool in $(tools_for "$s"); do
 			local k=$s:$tool
-			printf '| %s | %s | %s | %s | %s–%s | %s | %s | %s | %s | %s |\n' \
+			printf '| %s | %s | %s | %s | %s–%s | %s | %s | %s | %s | %s | %s |\n' \
 				"$s" "$mb" "$(label "$tool")" \
 				"$(calc %.3f "${med[$k]}")" \
 				"$(calc %.3f "${lo[$k]}")" "$(calc %.3f "${hi[$k]}")" \
-				"$(cpu_s "$k")" \
+				"$(cpu_s "$k")" "$(calc %.3f "${cpu_lo[$k]}")" \
 				"$(calc %.1f "$b / 1e6 / ${med[$k]}")" \
 				"$(calc %.1f "${rss[$k]} / 1024")" \
 				"$(calc %.2f "${rss[$k]} * 1024 / $(in_bytes "$s" "$tool")")" \
@@ -521,14 +521,15 @@ ratios() {
 
 growth() {
 	[ -n "${med[50k:floor]:-}" ] && [ -n "${med[10k:floor]:-}" ] || return 0
-	echo "| tool | time 50k / 10k | CPU 50k / 10k | input 50k / 10k |"
-	echo "|---|---:|---:|---:|"
+	echo "| tool | time 50k / 10k | CPU 50k / 10k | least CPU 50k / 10k | input 50k / 10k |"
+	echo "|---|---:|---:|---:|---:|"
 	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef replacef buildm1 buildm migratem; do
 		[ -n "${med[50k:$tool]:-}" ] && [ -n "${med[10k:$tool]:-}" ] \
 			|| continue
-		printf '| %s | %s | %s | %s |\n' "$(label "$tool")" \
+		printf '| %s | %s | %s | %s | %s |\n' "$(label "$tool")" \
 			"$(calc %.2f "${med[50k:$tool]} / ${med[10k:$tool]}")" \
 			"$(cpu_ratio "50k:$tool" "10k:$tool")" \
+			"$(cpu_lo_ratio "50k:$tool" "10k:$tool")" \
 			"$(calc %.2f "$(bytes 50k) / $(bytes 10k)")"
 	done
 }
@@ -577,30 +578,33 @@ targets() {
 		done
 	fi
 	# issue 20: migrate within 1.5 x build's CPU; every command linear
-	# (time 50k / 10k within 15% of 5 x)
+	# (time 50k / 10k within 15% of 5 x).  Judged on the least CPU of
+	# each one's rounds, the median beside it: this host's slowdowns
+	# are whole runs at ~1.6 x the CPU (bench/README.md, "Noise"), and a
+	# median of 3 then is one bad draw from a wrong verdict.
 	for s in "${sizes[@]}"; do
 		[ -n "${cpu[$s:migrate]:-}" ] || continue
-		r=$(cpu_ratio "$s:migrate" "$s:build1")
-		echo "- migrate --in-place ≤ 1.5 × build -j1, CPU, at $s: $r × (least CPU of the rounds: $(cpu_lo_ratio "$s:migrate" "$s:build1") ×) — $(verdict "$r <= 1.5")"
-		r=$(cpu_ratio "$s:migrate" "$s:build")
-		echo "  - against build on its default threads (the command as a user runs it): $r × — $(verdict "$r <= 1.5")"
+		r=$(cpu_lo_ratio "$s:migrate" "$s:build1")
+		echo "- migrate --in-place ≤ 1.5 × build -j1, least CPU of the rounds, at $s: $r × (median CPU: $(cpu_ratio "$s:migrate" "$s:build1") ×) — $(verdict "$r <= 1.5")"
+		r=$(cpu_lo_ratio "$s:migrate" "$s:build")
+		echo "  - against build on its default threads (the command as a user runs it): $r × (median: $(cpu_ratio "$s:migrate" "$s:build") ×) — $(verdict "$r <= 1.5")"
 		[ -n "${cpu[$s:migratef]:-}" ] || continue
-		r=$(cpu_ratio "$s:migratef" "$s:buildf1")
-		echo "- the same objects a file each (migrate ≤ 1.5 × build -j1 of the folder), CPU, at $s: $r × (least CPU: $(cpu_lo_ratio "$s:migratef" "$s:buildf1") ×) — $(verdict "$r <= 1.5")"
+		r=$(cpu_lo_ratio "$s:migratef" "$s:buildf1")
+		echo "- the same objects a file each (migrate ≤ 1.5 × build -j1 of the folder), least CPU, at $s: $r × (median CPU: $(cpu_ratio "$s:migratef" "$s:buildf1") ×) — $(verdict "$r <= 1.5")"
 		[ -n "${cpu[$s:replacef]:-}" ] || continue
-		r=$(calc %.2f "(${cpu[$s:migratef]} - ${cpu[$s:replacef]}) / ${cpu[$s:buildf1]}")
-		echo "  - less the filesystem's floor of replacing the $(wc -l <"$data/$s/changed.txt") files it changed ($(cpu_s "$s:replacef") s, bench/replace): $r × — $(verdict "$r <= 1.5") on wingen's own work"
+		r=$(calc %.2f "(${cpu_lo[$s:migratef]} - ${cpu_lo[$s:replacef]}) / ${cpu_lo[$s:buildf1]}")
+		echo "  - less the filesystem's floor of replacing the $(wc -l <"$data/$s/changed.txt") files it changed ($(calc %.3f "${cpu_lo[$s:replacef]}") s, bench/replace): $r × — $(verdict "$r <= 1.5") on wingen's own work"
 		[ -n "${cpu[$s:migratem]:-}" ] || continue
-		r=$(cpu_ratio "$s:migratem" "$s:buildm1")
-		echo "  - the same in memory (both on a tmpfs, where replacing a file costs no disk): $r × (least CPU: $(cpu_lo_ratio "$s:migratem" "$s:buildm1") ×) — $(verdict "$r <= 1.5")"
+		r=$(cpu_lo_ratio "$s:migratem" "$s:buildm1")
+		echo "  - the same in memory (both on a tmpfs, where replacing a file costs no disk): $r × (median CPU: $(cpu_ratio "$s:migratem" "$s:buildm1") ×) — $(verdict "$r <= 1.5")"
 		[ -n "${cpu[$s:buildm]:-}" ] || continue
-		r=$(cpu_ratio "$s:migratem" "$s:buildm")
-		echo "    - against build on its default threads, in memory: $r × — $(verdict "$r <= 1.5")"
+		r=$(cpu_lo_ratio "$s:migratem" "$s:buildm")
+		echo "    - against build on its default threads, in memory: $r × (median: $(cpu_ratio "$s:migratem" "$s:buildm") ×) — $(verdict "$r <= 1.5")"
 	done
 	if [ -n "${med[50k:check]:-}" ] && [ -n "${med[10k:check]:-}" ]; then
 		for tool in check migrate mdiff fn buildf1 migratef; do
-			g=$(calc %.2f "${med[50k:$tool]} / ${med[10k:$tool]}")
-			echo "- $(label "$tool") grows linearly (50k / 10k time at most 15% above the input's $ig ×): $g × (CPU $(cpu_ratio "50k:$tool" "10k:$tool") ×) — $(verdict "$g <= $ig * 1.15")"
+			g=$(cpu_lo_ratio "50k:$tool" "10k:$tool")
+			echo "- $(label "$tool") grows linearly (50k / 10k least CPU at most 15% above the input's $ig ×): $g × (median time $(calc %.2f "${med[50k:$tool]} / ${med[10k:$tool]}") ×, median CPU $(cpu_ratio "50k:$tool" "10k:$tool") ×) — $(verdict "$g <= $ig * 1.15")"
 		done
 	fi
 	# On the largest streams: at 1k the fixed cost of the process
@@ -622,7 +626,7 @@ machine() {
 	echo "- machine: $(uname -srm); ${cpu:-unknown CPU}; $(nproc) CPUs; $mem RAM"
 	echo "- load average (1, 5, 15 min): $load_start at the start, $load_end at the end"
 	echo "- date: $started; took ${elapsed} s"
-	echo "- CPU s is user + system time (median of the runs), less disturbed by other load than wall time; the targets also give the ratio of the least CPU of each one's rounds (other load only adds time)"
+	echo "- CPU s is user + system time (median of the runs), less disturbed by other load than wall time; least CPU s is the least of the rounds (other load only adds time), on which issue 20's targets are judged (bench/README.md, \"Noise\")"
 	local src cc rev
 	src=$(sed -n 's/^wingen_SOURCE_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
 	cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
