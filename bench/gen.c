@@ -124,8 +124,7 @@ static const char *const linux_images[] = {
 	"docker.io/bitnami/redis:7.2.3-debian-11-r2",
 	"envoyproxy/envoy:v1.28.0",
 	"postgres:16.1",
-	"ghcr.io/acme/api@sha256:3b1f0c8e4d2a9f7e6c5b4a39281706f5e4d3c2b1"
-	"a09f8e7d6c5b4a3928170615",
+	"ghcr.io/acme/api@sha256:3b1f0c8e4d2a9f7e6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3928170615",
 	"public.ecr.aws/acme/worker:2024.01.15",
 	"gcr.io/distroless/static-debian12:nonroot",
 };

@@ -115,9 +115,9 @@ const struct wg_kind wg_kinds[] = {
 };
 
 const struct wg_known wg_known_kinds[WG_KIND_KNOWN_COUNT] = {
-	[WG_KIND_SERVICE] = { "Service", "" },
-	[WG_KIND_HPA] = { "HorizontalPodAutoscaler", "autoscaling" },
-	[WG_KIND_PDB] = { "PodDisruptionBudget", "policy" },
+	[WG_KIND_SERVICE] = { "Service", "", NULL },
+	[WG_KIND_HPA] = { "HorizontalPodAutoscaler", "autoscaling", NULL },
+	[WG_KIND_PDB] = { "PodDisruptionBudget", "policy", NULL },
 	/* node.k8s.io/v1 since Kubernetes 1.20; v1beta1 was removed in
 	 * 1.25 (the Kubernetes "Deprecated API Migration Guide") */
 	[WG_KIND_RUNTIME_CLASS] = { "RuntimeClass", "node.k8s.io",

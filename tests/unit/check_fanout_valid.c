@@ -332,8 +332,10 @@ START_TEST(test_golden_outputs_valid)
 		if (strncmp(e->d_name, "fan-", 4) != 0
 		    && strncmp(e->d_name, "svc-", 4) != 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/expected.yaml", root,
-			 e->d_name);
+		ck_assert_int_lt(snprintf(path, sizeof(path),
+					  "%s/%s/expected.yaml", root,
+					  e->d_name),
+				 (int)sizeof(path));
 		f = fopen(path, "r");
 		if (!f)
 			continue;

@@ -238,8 +238,10 @@ START_TEST(test_golden_outputs_valid)
 
 		if (strncmp(e->d_name, "tx-", 3) != 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/expected.yaml", root,
-			 e->d_name);
+		ck_assert_int_lt(snprintf(path, sizeof(path),
+					  "%s/%s/expected.yaml", root,
+					  e->d_name),
+				 (int)sizeof(path));
 		f = fopen(path, "r");
 		if (!f)
 			continue;
