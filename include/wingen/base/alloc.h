@@ -23,12 +23,12 @@ char *wg_xstrndup(const char *s, size_t n);
 /*
  * Where a region counts as large: an input file of this size or more is
  * mapped instead of copied (input.c), and an arena that holds this much
- * takes its blocks 4 MiB at a time (arena.c).  wingen does not advise
- * huge pages (MADV_HUGEPAGE) for such regions: on a virtual machine whose
- * free 2 MiB blocks go back to the host (free page reporting), every huge
- * page is a fault on the host too: measured, the advice cost build and
- * migrate up to 15% at 50k objects and saved nothing (bench/README.md,
- * "First touches").
+ * takes its blocks 4 MiB at a time, on 2 MiB boundaries and advised for
+ * transparent huge pages (arena.c).  Nothing else is advised: a mapped
+ * input is read once, and session 8 measured the advice on every large
+ * region as a loss on this kind of virtual machine (bench/README.md,
+ * "First touches"); session 12 measured it on arena blocks as a gain on
+ * every command (bench/README.md, "huge pages").
  */
 #define WG_LARGE_MIN ((size_t)32 << 20)
 
