@@ -35,7 +35,7 @@ void wg_arena_init(struct wg_arena *arena)
  * 1,024, and a tree of 500 MB costs a few hundred page faults, not
  * 120,000.  On a virtual machine a fault costs several microseconds; over
  * 50,000 files this cut build -j1's CPU by a fifth and migrate's by more
- * (bench/README.md, "huge pages").  Where the kernel has huge pages only
+ * (bench/README.md, "System calls and page faults").  Where the kernel has huge pages only
  * on request (Debian's default, "madvise") this is the request; where it
  * has none, or the advice is refused, the block is the same memory in
  * small pages.

@@ -28,7 +28,7 @@ char *wg_xstrndup(const char *s, size_t n);
  * input is read once, and session 8 measured the advice on every large
  * region as a loss on this kind of virtual machine (bench/README.md,
  * "First touches"); session 12 measured it on arena blocks as a gain on
- * every command (bench/README.md, "huge pages").
+ * every command (bench/README.md, "System calls and page faults").
  */
 #define WG_LARGE_MIN ((size_t)32 << 20)
 
