@@ -42,6 +42,10 @@ struct builder {
 	size_t docs_seen, streams, docs_cap;
 	bool failed;	/* SCAN, ONE_DOC: the events were not what the
 			   text's index expects */
+	bool borrow_text;	/* scalars' text outlives the nodes (a replay
+				   of the tree): pointed to, not copied */
+	size_t last_end;	/* SCAN: the end recorded last, or the
+				   document's start (ends are deltas) */
 	struct votes votes;
 	struct wg_pos_node **stack;
 	size_t stack_len, stack_cap;
@@ -211,6 +215,23 @@ size_t wg_pos_line_of(const struct wg_pos_index *ix, size_t off)
 	return lo;
 }
 
+/* Whether byte off is on line l (what wg_pos_line_of() gives). */
+static bool on_line(const struct wg_pos_index *ix, size_t off, size_t l)
+{
+	return l < ix->nlines && ix->lines[l] <= off
+	       && (l + 1 >= ix->nlines || off < ix->lines[l + 1]);
+}
+
+size_t wg_pos_line_near(const struct wg_pos_index *ix, size_t off,
+			size_t hint)
+{
+	if (on_line(ix, off, hint))
+		return hint;
+	if (on_line(ix, off, hint + 1))
+		return hint + 1;
+	return wg_pos_line_of(ix, off);
+}
+
 size_t wg_pos_next_line(const struct wg_pos_index *ix, size_t off)
 {
 	size_t line = wg_pos_line_of(ix, off);
@@ -332,13 +353,6 @@ static size_t find_dash(const struct wg_pos_index *ix, size_t off)
 	return SIZE_MAX;
 }
 
-/* Whether byte off is on line l. */
-static bool on_line(const struct wg_pos_index *ix, size_t off, size_t l)
-{
-	return l < ix->nlines && ix->lines[l] <= off
-	       && (l + 1 >= ix->nlines || off < ix->lines[l + 1]);
-}
-
 /* The line of the node's last byte.  It is almost always the line of the
  * mark or child it ends at, or the one before (a mark at column 0 after a
  * break): those are tried before a search of every line. */
@@ -428,7 +442,9 @@ static void on_scalar(struct builder *b, const struct pev *e)
 		n->flags |= WG_POS_ANCHOR;
 	if (e->tag)
 		n->flags |= WG_POS_TAG;
-	n->text = wg_arena_strndup(&ix->arena, e->value, e->length);
+	n->text = b->borrow_text ? e->value
+				 : wg_arena_strndup(&ix->arena, e->value,
+						    e->length);
 	n->text_len = e->length;
 	set_end_line(ix, n, e->end_line);
 	mark_in_scalar(ix, n->line, n->end_line);
@@ -584,6 +600,7 @@ static void stop_recording(struct builder *b)
 
 	if (d) {
 		b->ix->nends = d->rec_first;
+		b->ix->nfar = d->far_first;
 		d->recorded = false;
 	}
 }
@@ -601,6 +618,7 @@ static void record(struct builder *b, const yaml_event_t *e,
 {
 	struct wg_pos_index *ix = b->ix;
 	bool end = false;
+	size_t delta;
 
 	if (!recording(b))
 		return;
@@ -631,12 +649,20 @@ static void record(struct builder *b, const yaml_event_t *e,
 	}
 	if (!end)
 		return;
-	if (v->end > UINT32_MAX) {
+	/* ends come in order; one that does not is left to a parse */
+	if (v->end > UINT32_MAX || v->end < b->last_end) {
 		stop_recording(b);
 		return;
 	}
+	delta = v->end - b->last_end;
+	if (delta >= WG_POS_END_FAR) {
+		WG_GROW(ix->far, ix->far_cap, ix->nfar + 1);
+		ix->far[ix->nfar++] = (uint32_t)v->end;
+		delta = WG_POS_END_FAR;
+	}
 	WG_GROW(ix->ends, ix->ends_cap, ix->nends + 1);
-	ix->ends[ix->nends++] = (uint32_t)v->end;
+	ix->ends[ix->nends++] = (uint16_t)delta;
+	b->last_end = v->end;
 }
 
 /* One event into the index. */
@@ -773,6 +799,8 @@ static void scan_doc_start(struct wg_pos_scan *s, const struct pev *v)
 	d->recorded = true;
 	d->rec_first = ix->nends;
 	d->rec_end = SIZE_MAX;
+	d->far_first = ix->nfar;
+	s->b.last_end = d->start;
 	s->nframes = 0;
 }
 
@@ -974,6 +1002,9 @@ int wg_pos_scan_finish(struct wg_pos_scan *scan, struct wg_arena *keep)
 		ix->ends = move_to(ix, WG_POS_HEAP_ENDS, keep, ix->ends,
 				   ix->nends * sizeof(*ix->ends));
 		ix->ends_cap = ix->nends;
+		ix->far = move_to(ix, WG_POS_HEAP_FAR, keep, ix->far,
+				  ix->nfar * sizeof(*ix->far));
+		ix->far_cap = ix->nfar;
 		ix->docs = move_to(ix, WG_POS_HEAP_DOCS, keep, ix->docs,
 				   ix->ndocs * sizeof(*ix->docs));
 	}
@@ -1039,7 +1070,9 @@ int wg_pos_index_doc(struct wg_pos_index *ix, size_t d)
 
 struct replay {
 	struct builder *b;
-	const uint32_t *end, *stop;	/* the next recorded end offset */
+	const uint16_t *end, *stop;	/* the next recorded end */
+	const uint32_t *far;		/* the next far one */
+	size_t last_end;	/* the end read last (ends are deltas) */
 	size_t line;	/* the line of the last start mark, a search hint */
 	bool bad;
 };
@@ -1073,11 +1106,20 @@ static void start_of(struct replay *r, const struct wg_node *n,
 	r->line = v->line;
 }
 
+/* The next recorded end offset, not taken (r->end < r->stop). */
+static size_t peek_end(const struct replay *r)
+{
+	return *r->end == WG_POS_END_FAR ? *r->far : r->last_end + *r->end;
+}
+
 static bool next_end(struct replay *r, struct pev *v)
 {
 	if (r->end >= r->stop)
 		return false;
-	v->end = *r->end++;
+	v->end = peek_end(r);
+	if (*r->end++ == WG_POS_END_FAR)
+		r->far++;
+	r->last_end = v->end;
 	if (v->end < v->start)
 		return false;
 	v->end_line = line_from(r->b->ix, v->line, v->end);
@@ -1149,7 +1191,7 @@ static void replay_shared_key(struct replay *r, const struct wg_node *n)
 		r->bad = true;
 		return;
 	}
-	end = *r->end;
+	end = peek_end(r);
 	if (end > ix->len || end < n->len + 2 * q) {
 		r->bad = true;
 		return;
@@ -1224,11 +1266,14 @@ static int replay_doc(struct wg_pos_index *ix, size_t d,
 	bool ok;
 
 	builder_init(&b, ix, ONE_DOC);
+	b.borrow_text = true;	/* root outlives the nodes (migrate.h) */
 	b.doc = d;
 	memset(&r, 0, sizeof(r));
 	r.b = &b;
 	r.end = ix->ends + doc->rec_first;
 	r.stop = ix->ends + doc->rec_end;
+	r.far = ix->far ? ix->far + doc->far_first : NULL;
+	r.last_end = doc->start;
 	memset(&v, 0, sizeof(v));
 	v.type = YAML_STREAM_START_EVENT;
 	on_pev(&b, &v);
@@ -1281,6 +1326,8 @@ void wg_pos_index_release(struct wg_pos_index *ix)
 		free(ix->wide);
 	if (ix->on_heap & WG_POS_HEAP_ENDS)
 		free(ix->ends);
+	if (ix->on_heap & WG_POS_HEAP_FAR)
+		free(ix->far);
 	if (ix->on_heap & WG_POS_HEAP_IN_SCALAR)
 		free(ix->in_scalar);
 	if (ix->on_heap & WG_POS_HEAP_DOCS)

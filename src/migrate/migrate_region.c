@@ -82,10 +82,12 @@ static size_t pair_end(const struct regions *rg, const struct wg_pos_node *m,
 	const struct wg_pos_node *v = wg_pos_value(m, i);
 	/* the last byte of the pair: its value's, or its key's when the
 	 * value is empty */
-	size_t stop = v->end > k->end ? v->end : k->end;
-	size_t off = wg_pos_next_line(ix, stop ? stop - 1 : 0), line, ind;
+	const struct wg_pos_node *last = v->end > k->end ? v : k;
+	size_t stop = last->end, off, line, ind;
 
-	line = wg_pos_line_of(ix, off);
+	/* the line after the one holding that byte (its end_line) */
+	line = wg_pos_line_near(ix, stop ? stop - 1 : 0, last->end_line) + 1;
+	off = line < ix->nlines ? ix->lines[line] : ix->len;
 	while (off < rg->doc_end && line < ix->nlines
 	       && (is_blank_line(ix, line) || wg_pos_is_comment_line(ix, line))) {
 		line++;
@@ -112,7 +114,7 @@ static size_t pair_line_start(const struct wg_pos_index *ix,
 			      const struct wg_pos_node *m, size_t i, size_t col)
 {
 	const struct wg_pos_node *k = wg_pos_key(m, i);
-	size_t ls = ix->lines[wg_pos_line_of(ix, k->start)];
+	size_t ls = ix->lines[wg_pos_line_near(ix, k->start, k->line)];
 
 	if (k->kind != WG_NODE_SCALAR || k->style > WG_STYLE_DOUBLE
 	    || k->start - ls != col || indent_at(ix, ls) != col)

@@ -38,9 +38,14 @@ static const char *text_of(const struct wg_pos_node *n)
 
 static struct wg_pos_node *value(const struct wg_pos_node *m, const char *key)
 {
-	for (size_t i = 0; i < m->len; i++)
-		if (strcmp(wg_pos_key(m, i)->text, key) == 0)
+	for (size_t i = 0; i < m->len; i++) {
+		const struct wg_pos_node *k = wg_pos_key(m, i);
+
+		/* text_len bytes, not NUL-terminated (a replay's) */
+		if (k->text_len == strlen(key)
+		    && memcmp(k->text, key, k->text_len) == 0)
 			return wg_pos_value(m, i);
+	}
 	ck_abort_msg("no key '%s'", key);
 	return NULL;
 }
@@ -556,6 +561,57 @@ START_TEST(scan_records_documents_that_match_their_tree)
 }
 END_TEST
 
+/*
+ * Ends are 2-byte distances; one of WG_POS_END_FAR or more is in far.  A
+ * document that stops being recorded (an anchor) takes its far ends back
+ * with its ends, and the replays of the others read the right ones.
+ */
+START_TEST(far_ends_replay_as_the_parse)
+{
+	enum { LONG = 70000 };	/* past a 2-byte distance */
+	struct wg_buf t = WG_BUF_INIT;
+	struct wg_input in;
+	struct wg_pos_index sc;
+	struct wg_arena arena = WG_ARENA_INIT;
+	struct wg_ctx ctx;
+
+	wg_buf_addstr(&t, "a: 1\nb: ");
+	for (size_t i = 0; i < LONG; i++)
+		wg_buf_addch(&t, 'x');
+	wg_buf_addstr(&t, "\nc: [d, e]\n---\nf: ");
+	for (size_t i = 0; i < LONG; i++)
+		wg_buf_addch(&t, 'y');
+	wg_buf_addstr(&t, "\ng: &z 1\nh: *z\n---\n");
+	for (size_t i = 0; i < LONG; i++)
+		wg_buf_addch(&t, i % 2 ? '\n' : ' ');	/* a far first end */
+	wg_buf_addstr(&t, "i: \"");
+	for (size_t i = 0; i < 2 * LONG; i++)
+		wg_buf_addch(&t, 'w');
+	wg_buf_addstr(&t, "\"\nj: k\n");
+	ck_assert(scan_agrees_text(t.buf));
+
+	t_input(&in, "t.yaml", t.buf);
+	ck_assert_int_eq(scan_input(&in, &ctx, &arena, &sc, NULL, NULL), 0);
+	ck_assert_uint_eq(sc.ndocs, 3);
+	ck_assert(sc.docs[0].recorded && !sc.docs[1].recorded
+		  && sc.docs[2].recorded);
+	/* b's value; i's key (the first end, past the blank lines) and
+	 * value; document 1's went with it */
+	ck_assert_uint_eq(sc.nfar, 3);
+	ck_assert_uint_eq(sc.docs[0].far_first, 0);
+	ck_assert_uint_eq(sc.docs[2].far_first, 1);
+	ck_assert_uint_eq(sc.far[0], 8 + LONG);
+	ck_assert_uint_eq(sc.ends[sc.docs[0].rec_first + 3], WG_POS_END_FAR);
+	ck_assert_uint_eq(sc.ends[sc.docs[0].rec_first + 4], 2);	/* c */
+	ck_assert_uint_eq(sc.docs[2].rec_end - sc.docs[2].rec_first, 4);
+	wg_pos_index_release(&sc);
+	wg_arena_release(&arena);
+	wg_ctx_release(&ctx);
+	wg_input_release(&in);
+	wg_buf_release(&t);
+}
+END_TEST
+
 static void corpus_file_agrees(const char *path, const struct wg_input *in,
 			       void *data)
 {
@@ -681,6 +737,7 @@ START_TEST(scan_kept_in_an_arena_is_the_same_index)
 	ck_assert_mem_eq(kept.in_scalar, heap.in_scalar, heap.nlines);
 	ck_assert_mem_eq(kept.ends, heap.ends,
 			 heap.nends * sizeof(*heap.ends));
+	ck_assert_uint_eq(kept.nfar, heap.nfar);
 	for (size_t d = 0; d < heap.ndocs; d++)
 		ck_assert_uint_eq(kept.docs[d].start, heap.docs[d].start);
 	/* the block scalar's second line, the wide last line */
@@ -698,7 +755,7 @@ END_TEST
  * catch a double free or a leak either way). */
 START_TEST(scan_keeps_a_large_array_on_the_heap)
 {
-	enum { ITEMS = 70000 };	/* 4-byte offsets: over WG_POS_KEEP_MAX */
+	enum { ITEMS = 140000 };	/* 2-byte ends: over WG_POS_KEEP_MAX */
 	struct wg_pos_index pi;
 	struct wg_arena keep;
 	char *text = malloc(4 * ITEMS + 1);
@@ -714,12 +771,37 @@ START_TEST(scan_keeps_a_large_array_on_the_heap)
 	ck_assert_uint_eq(pi.ends_cap, ITEMS);
 	ck_assert_uint_eq(pi.on_heap, WG_POS_HEAP_LINES | WG_POS_HEAP_ENDS);
 	ck_assert_uint_eq(pi.lines[ITEMS - 1], 4 * (ITEMS - 1));
-	ck_assert_uint_eq(pi.ends[ITEMS - 1], 4 * ITEMS - 1);
+	/* "- 1" ends at 3, and each item 4 bytes after the one before */
+	ck_assert_uint_eq(pi.ends[0], 3);
+	ck_assert_uint_eq(pi.ends[ITEMS - 1], 4);
+	ck_assert_uint_eq(pi.nfar, 0);
 	ck_assert(!pi.in_scalar[ITEMS - 1]);
 	ck_assert_uint_eq(pi.docs[0].start, 0);
 	wg_pos_index_release(&pi);
 	wg_arena_release(&keep);
 	free(text);
+}
+END_TEST
+
+/* A hint only saves the search: any hint, right or wrong or past the
+ * last line, gives the line the search gives. */
+START_TEST(line_near_is_line_of_whatever_the_hint)
+{
+	static const char text[] = "a: 1\nbb: 2\n\nc: |\n  x\n  y\nd: e";
+	struct wg_pos_index pi;
+	const char *err = NULL;
+	size_t line = 0;
+
+	ck_assert_int_eq(wg_pos_index_build(&pi, text, strlen(text), &err,
+					    &line), 0);
+	ck_assert_uint_eq(pi.nlines, 7);
+	for (size_t off = 0; off <= pi.len; off++)
+		for (size_t hint = 0; hint <= pi.nlines + 1; hint++)
+			ck_assert_uint_eq(wg_pos_line_near(&pi, off, hint),
+					  wg_pos_line_of(&pi, off));
+	ck_assert_uint_eq(wg_pos_line_near(&pi, 5, 0), 1);	/* "bb" */
+	ck_assert_uint_eq(wg_pos_line_near(&pi, pi.len, 0), 6);
+	wg_pos_index_release(&pi);
 }
 END_TEST
 
@@ -759,6 +841,8 @@ static Suite *posindex_suite(void)
 	tcase_add_test(tc, scan_and_documents_match_the_whole_index);
 	tcase_add_test(tc, scan_matches_on_the_corpus);
 	tcase_add_test(tc, scan_records_documents_that_match_their_tree);
+	tcase_add_test(tc, far_ends_replay_as_the_parse);
+	tcase_add_test(tc, line_near_is_line_of_whatever_the_hint);
 	tcase_add_test(tc, shared_keys_replay_from_their_ends);
 	tcase_add_test(tc, document_that_moved_is_refused);
 	tcase_add_test(tc, json_stream_is_not_scanned);

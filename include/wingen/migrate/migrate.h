@@ -69,7 +69,10 @@ struct wg_pos_node {
 	struct wg_pos_node **items;	/* seq: items; map: key, value... */
 	size_t *dashes;		/* block seq: offset of each item's '-',
 				   SIZE_MAX when unknown */
-	const char *text;	/* scalar value as parsed (NUL-terminated) */
+	const char *text;	/* scalar value as parsed, text_len bytes:
+				   the index's copy, or the tree's own bytes
+				   in a replay (wg_pos_index_doc_tree), not
+				   NUL-terminated */
 	size_t text_len;
 };
 
@@ -80,8 +83,9 @@ struct wg_pos_doc {
 	bool explicit_start;
 	bool indexed;		/* its nodes are built (root is right) */
 	bool recorded;		/* a scan kept what its tree lacks:
-				   ends[rec_first, rec_end) */
-	size_t rec_first, rec_end;
+				   ends[rec_first, rec_end), the first of
+				   them far[far_first] when far */
+	size_t rec_first, rec_end, far_first;
 };
 
 /* The longest text an index takes: its offsets are 32-bit. */
@@ -94,8 +98,12 @@ enum {
 	WG_POS_HEAP_IN_SCALAR = 1u << 2,
 	WG_POS_HEAP_ENDS = 1u << 3,
 	WG_POS_HEAP_DOCS = 1u << 4,
-	WG_POS_HEAP_ALL = (1u << 5) - 1
+	WG_POS_HEAP_FAR = 1u << 5,
+	WG_POS_HEAP_ALL = (1u << 6) - 1
 };
+
+/* wg_pos_index.ends: this delta or more is in far, in order. */
+#define WG_POS_END_FAR UINT16_MAX
 
 struct wg_pos_index {
 	const char *data;	/* the text (not owned) */
@@ -118,10 +126,16 @@ struct wg_pos_index {
 	bool partial;		/* from a scan: nodes per document, on demand */
 	size_t doc_built;	/* partial: the document whose nodes are
 				   built, SIZE_MAX when none */
-	uint32_t *ends;		/* a scan's records: the end offset of
+	uint16_t *ends;		/* a scan's records: the end offset of
 				   each scalar and flow collection of the
-				   documents it could record, in order */
+				   documents it could record, in order,
+				   as its distance from the end before it
+				   (or from the document's start); 2 bytes,
+				   not 4, as a large file has millions */
 	size_t nends, ends_cap;
+	uint32_t *far;		/* the offsets of the ends that are
+				   WG_POS_END_FAR from the one before */
+	size_t nfar, far_cap;
 	size_t replayed;	/* documents built from ends (for tests) */
 	unsigned on_heap;	/* WG_POS_HEAP_* bits: which of the arrays
 				   above are the index's to free (the rest
@@ -184,7 +198,9 @@ int wg_pos_index_doc(struct wg_pos_index *ix, size_t d);
  * "<<" key, no anchor or tag: events and tree then match one for one) has
  * its nodes built from the tree's nodes and the scan's end offsets,
  * without a second parse; any disagreement between the two falls back to
- * the parse of wg_pos_index_doc().  The nodes are the same either way.
+ * the parse of wg_pos_index_doc().  The nodes are the same either way,
+ * but a replay's scalars point at the tree's text: root must outlive
+ * them (until another document is built or the nodes are dropped).
  */
 int wg_pos_index_doc_tree(struct wg_pos_index *ix, size_t d,
 			  const struct wg_node *root);
@@ -206,6 +222,12 @@ bool wg_pos_line_wide(const struct wg_pos_index *ix, size_t line);
 
 /* 0-based line holding byte offset off. */
 size_t wg_pos_line_of(const struct wg_pos_index *ix, size_t off);
+
+/* The same, tried first on line hint and the one after it (a node's
+ * line or end_line): a search over a large file's millions of lines is a
+ * cache miss a step, and the read-back asks for a line per pair. */
+size_t wg_pos_line_near(const struct wg_pos_index *ix, size_t off,
+			size_t hint);
 
 /* Offset just past the line break ending the line that holds off (len
  * when that line has no break). */
