@@ -805,6 +805,35 @@ START_TEST(line_near_is_line_of_whatever_the_hint)
 }
 END_TEST
 
+/* An ASCII text with LF breaks takes memchr's path; one wide character
+ * sends the same text to the byte loop, and the lines are the same. */
+START_TEST(ascii_lines_are_the_byte_loops_lines)
+{
+	static const char ascii[] = "a: 1\n\nb: 2 # \t\nl:\n  - c\n\n\n"
+				    "d: [e,\n  f]\ng: h  ";
+	static const char wide[] = "a: 1\n\nb: 2 # \t\nl:\n  - c\n\n\n"
+				   "d: [e,\n  f]\ng: h  #\xc3\xa9";
+	struct wg_pos_index fast, slow;
+	const char *err = NULL;
+	size_t line = 0;
+
+	ck_assert_int_eq(wg_pos_index_build(&fast, ascii, strlen(ascii), &err,
+					    &line), 0);
+	ck_assert_int_eq(wg_pos_index_build(&slow, wide, strlen(wide), &err,
+					    &line), 0);
+	ck_assert_uint_eq(fast.nlines, 10);
+	ck_assert_uint_eq(slow.nlines, fast.nlines);
+	ck_assert_mem_eq(fast.lines, slow.lines,
+			 fast.nlines * sizeof(*fast.lines));
+	ck_assert_ptr_null(fast.wide);
+	ck_assert(wg_pos_line_wide(&slow, 9) && !wg_pos_line_wide(&slow, 8));
+	ck_assert(!fast.final_newline && !slow.final_newline);
+	ck_assert_str_eq(fast.eol, "\n");
+	wg_pos_index_release(&fast);
+	wg_pos_index_release(&slow);
+}
+END_TEST
+
 /* An all-ASCII text has no table of wide lines at all. */
 START_TEST(ascii_text_has_no_wide_table)
 {
@@ -843,6 +872,7 @@ static Suite *posindex_suite(void)
 	tcase_add_test(tc, scan_records_documents_that_match_their_tree);
 	tcase_add_test(tc, far_ends_replay_as_the_parse);
 	tcase_add_test(tc, line_near_is_line_of_whatever_the_hint);
+	tcase_add_test(tc, ascii_lines_are_the_byte_loops_lines);
 	tcase_add_test(tc, shared_keys_replay_from_their_ends);
 	tcase_add_test(tc, document_that_moved_is_refused);
 	tcase_add_test(tc, json_stream_is_not_scanned);
