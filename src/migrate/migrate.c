@@ -688,7 +688,7 @@ static bool reads_back_edited(struct finisher *fin, const struct docstate *ds,
 		    && wg_readback_regions(fin->ix, fin->ix->docs[d].root,
 					   start, end, pl->before,
 					   ds->res[0]->root, edits, text, len,
-					   &fin->ctx->limits)) {
+					   &fin->ctx->limits, NULL)) {
 			f->regions_read++;
 			if (fin->opts && fin->opts->check_regions
 			    && !reads_back(fin, ds, text, len))

@@ -19,6 +19,17 @@
  * either).  Every edit lies inside a run, and the trees outside the runs
  * are compared node by node: together that is the whole document.
  *
+ * New pairs alone.  When every edit inserts whole lines that start with a
+ * key at M's column c, right where the text of a pair i of M ends (the
+ * next line with content, as above), the inserted lines are a run of
+ * their own with no pair of before: they start at a key at column c and
+ * end where pair i's text ended, at a line that closed pair i, so it
+ * closes them.  Pair i's text is unchanged and is now closed by a key of
+ * M at column c: it reads the same, and is compared in the trees.  Only
+ * the inserted lines are read back (pinning a workload adds a
+ * nodeSelector after the pod spec's last pair, which may be a long list
+ * of containers).
+ *
  * Anything this does not follow is "unsure" and the caller reads the
  * whole document back, as before.
  */
@@ -36,7 +47,8 @@ struct run {
 	const struct wg_pos_node *pos;	/* the block mapping M */
 	const struct wg_node *before;	/* M in the before-tree */
 	const struct wg_node *after;	/* M in the after-tree */
-	size_t a, b;		/* pairs [a, b) of before */
+	size_t a, b;		/* pairs [a, b) of before; a == b: none, the
+				   new pairs after pair a - 1 (new_pairs) */
 	size_t start, end;	/* text: from key a's line to the next
 				   content line (absolute offsets) */
 	size_t depth;		/* collections above M */
@@ -311,11 +323,15 @@ static bool same_pairs(const struct regions *rg, const struct wg_node *b,
 /* Where the after-tree's pairs of a run are: [*a2, *b2). */
 static bool after_range(const struct run *r, size_t *a2, size_t *b2)
 {
-	const struct wg_node *ka = wg_map_key(r->before, r->a);
+	/* new pairs: after pair a - 1 (new_pairs() makes a >= 1) */
+	const struct wg_node *ka = wg_map_key(r->before,
+					      r->a == r->b ? r->a - 1 : r->a);
 	long x = wg_map_findn(r->after, ka->u.str, ka->len), y;
 
 	if (x < 0)
 		return false;
+	if (r->a == r->b)
+		x++;
 	if (r->b < r->before->len) {
 		const struct wg_node *kb = wg_map_key(r->before, r->b);
 
@@ -430,18 +446,88 @@ static bool plain_lines(const struct wg_pos_index *ix, size_t doc_start,
 	return true;
 }
 
+/* Whether c may start a key written by an edit (plain or quoted): not
+ * an indicator of a sequence item, a comment or a complex key. */
+static bool key_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+	       || (c >= '0' && c <= '9') || c == '_' || c == '"' || c == '\'';
+}
+
+/*
+ * Turns r, place()'s run for edit ed, into the run of ed's new pairs
+ * alone (see "New pairs alone" above): ed inserts whole lines at a line
+ * start, the first a key at r's column, where r's text ends.
+ */
+static bool new_pairs(const struct regions *rg, const struct wg_edit *ed,
+		      size_t doc_start, struct run *r)
+{
+	size_t at = doc_start + ed->start, k = 0;
+
+	if (ed->end != ed->start || !ed->len || ed->text[ed->len - 1] != '\n'
+	    || r->end != at || (at && rg->ix->data[at - 1] != '\n'))
+		return false;
+	while (k < ed->len && ed->text[k] == ' ')
+		k++;
+	if (k != r->pos->col || k >= ed->len || !key_start(ed->text[k]))
+		return false;
+	r->a = r->b;
+	r->start = at;
+	return true;
+}
+
+/*
+ * Every edit as new pairs alone, into rg's runs: false (rg's runs then
+ * undefined) when one is not, or when two are at one place in different
+ * mappings (the read-back below gives a place's insertions to one run).
+ */
+static bool place_new_pairs(struct regions *rg, const struct wg_pos_node *root,
+			    const struct wg_node *before,
+			    const struct wg_node *after,
+			    const struct wg_edits *edits, size_t doc_start)
+{
+	rg->nruns = 0;
+	for (size_t i = 0; i < edits->len; i++) {
+		const struct wg_edit *ed = &edits->items[i];
+		bool known = false;
+		struct run r;
+
+		if (!place(rg, root, before, after, doc_start + ed->start,
+			   doc_start + ed->end,
+			   edit_column(rg->ix, ed, doc_start), 0, &r)
+		    || !new_pairs(rg, ed, doc_start, &r))
+			return false;
+		for (size_t k = 0; k < rg->nruns && !known; k++) {
+			if (rg->runs[k].start != r.start)
+				continue;
+			if (rg->runs[k].pos != r.pos)
+				return false;
+			known = true;	/* one run reads both */
+		}
+		if (known)
+			continue;
+		if (rg->nruns == MAX_RUNS)
+			return false;
+		rg->runs[rg->nruns++] = r;
+	}
+	return true;
+}
+
 bool wg_readback_regions(const struct wg_pos_index *ix,
 			 const struct wg_pos_node *root, size_t doc_start,
 			 size_t doc_end, const struct wg_node *before,
 			 const struct wg_node *after,
 			 const struct wg_edits *edits, const char *text,
-			 size_t len, const struct wg_limits *limits)
+			 size_t len, const struct wg_limits *limits,
+			 size_t *read)
 {
 	struct regions *rg;
 	size_t e = 0;
 	ptrdiff_t shift = 0;
 	bool ok = true;
 
+	if (read)
+		*read = 0;
 	if (!edits->len || !root || !wg_is_map(before) || !wg_is_map(after)
 	    || len > limits->max_doc_bytes
 	    || !plain_lines(ix, doc_start, doc_end, edits))
@@ -449,14 +535,17 @@ bool wg_readback_regions(const struct wg_pos_index *ix,
 	rg = wg_xcalloc(1, sizeof(*rg));
 	rg->ix = ix;
 	rg->doc_end = doc_end;
-	for (size_t i = 0; ok && i < edits->len; i++) {
-		const struct wg_edit *ed = &edits->items[i];
-		struct run r;
+	if (!place_new_pairs(rg, root, before, after, edits, doc_start)) {
+		rg->nruns = 0;
+		for (size_t i = 0; ok && i < edits->len; i++) {
+			const struct wg_edit *ed = &edits->items[i];
+			struct run r;
 
-		ok = place(rg, root, before, after, doc_start + ed->start,
-			   doc_start + ed->end,
-			   edit_column(ix, ed, doc_start), 0, &r)
-		     && add_run(rg, &r);
+			ok = place(rg, root, before, after,
+				   doc_start + ed->start, doc_start + ed->end,
+				   edit_column(ix, ed, doc_start), 0, &r)
+			     && add_run(rg, &r);
+		}
 	}
 	qsort(rg->runs, rg->nruns, sizeof(rg->runs[0]), cmp_run);
 	ok = ok && same_outside(rg, before, after);
@@ -494,6 +583,8 @@ bool wg_readback_regions(const struct wg_pos_index *ix,
 		ok = !has_marker_line(text + from, to - from)
 		     && wg_readback_same(text + from, to - from, wants, 1,
 					 &lim);
+		if (read)
+			*read += to - from;
 	}
 	free(rg);
 	return ok;

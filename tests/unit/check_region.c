@@ -27,6 +27,7 @@ struct edit {
 struct outcome {
 	bool regions;	/* wg_readback_regions said "the same" */
 	bool whole;	/* the whole document read back as intended */
+	size_t read;	/* bytes the regions read back */
 };
 
 /*
@@ -71,7 +72,7 @@ static struct outcome try_edits(const char *orig, const struct edit *edits,
 	o.regions = wg_readback_regions(&ix, ix.docs[0].root, 0, strlen(orig),
 					before.items[0]->root,
 					after.items[0]->root, &ed, out.buf,
-					out.len, &lim);
+					out.len, &lim, &o.read);
 	want = after.items[0]->root;
 	o.whole = wg_migrate_reads_back(&lim, "t.yaml", out.buf, out.len,
 					&want, 1);
@@ -139,8 +140,8 @@ static char *deployment_tree(const char *name, const char *app,
 static const char pinned[] = "      nodeSelector: {kubernetes.io/os: linux}\n";
 static const char unchanged_security[] = "runAsUser: 1000, privileged: false";
 
-/* nodeSelector at the end of the pod spec: the pod spec's last pair and
- * the new one are read back, not the rest */
+/* nodeSelector at the end of the pod spec, after its last pair (a
+ * compact sequence): only the new pair is read back */
 START_TEST(pin_at_the_end_of_the_pod_spec)
 {
 	struct edit e[] = { { "---", 0, 0,
@@ -153,6 +154,79 @@ START_TEST(pin_at_the_end_of_the_pod_spec)
 	free(intended);
 	ck_assert(o.regions);
 	ck_assert(o.whole);
+	ck_assert_uint_eq(o.read, strlen(e[0].text));
+}
+END_TEST
+
+/* New pairs in two mappings, and two insertions at one place of one
+ * mapping: each place's new pairs are read back alone, and nothing
+ * else. */
+START_TEST(new_pairs_in_two_mappings)
+{
+	struct edit e[] = {
+		{ "spec:\n  template", 0, 0, "    tier: web\n" },
+		{ "---", 0, 0, "      nodeSelector:\n"
+			       "        kubernetes.io/os: linux\n" },
+		{ "---", 0, 0, "      hostname: web\n" },
+	};
+	const char *intended =
+		"apiVersion: apps/v1\nkind: Deployment\n"
+		"metadata: {name: web, labels: {app: web, tier: web}}\n"
+		"spec:\n  template:\n    spec:\n"
+		"      containers: [{name: web, image: nginx, securityContext:"
+		" {runAsUser: 1000, privileged: false}}]\n"
+		"      volumes: [{name: data, emptyDir: {}}]\n"
+		"      nodeSelector: {kubernetes.io/os: linux}\n"
+		"      hostname: web\n";
+	struct outcome o = try_edits(deployment, e, 3, intended);
+
+	ck_assert(o.regions);
+	ck_assert(o.whole);
+	ck_assert_uint_eq(o.read, strlen(e[0].text) + strlen(e[1].text)
+				  + strlen(e[2].text));
+}
+END_TEST
+
+/* New pairs at one place in two mappings (the pod spec's and the
+ * Deployment spec's end): not read alone (one run would read both). */
+START_TEST(new_pairs_at_one_place_in_two_mappings)
+{
+	struct edit e[] = {
+		{ "---", 0, 0, "      nodeSelector:\n"
+			       "        kubernetes.io/os: linux\n" },
+		{ "---", 0, 0, "  replicas: 2\n" },
+	};
+	const char *intended =
+		"apiVersion: apps/v1\nkind: Deployment\n"
+		"metadata: {name: web, labels: {app: web}}\n"
+		"spec:\n  template:\n    spec:\n"
+		"      containers: [{name: web, image: nginx, securityContext:"
+		" {runAsUser: 1000, privileged: false}}]\n"
+		"      volumes: [{name: data, emptyDir: {}}]\n"
+		"      nodeSelector: {kubernetes.io/os: linux}\n"
+		"  replicas: 2\n";
+	struct outcome o = try_edits(deployment, e, 2, intended);
+
+	ck_assert(o.whole);
+	ck_assert(!o.regions
+		  || o.read > strlen(e[0].text) + strlen(e[1].text));
+}
+END_TEST
+
+/* A new pair whose last line falls back to the template's column: alone
+ * that is no mapping, and in the document it is a key of the template */
+START_TEST(new_pairs_that_leave_their_column)
+{
+	struct edit e[] = { { "---", 0, 0, "      nodeSelector: {}\n"
+					    "    hostname: web\n" } };
+	char *intended = deployment_tree("web", "web", unchanged_security,
+					 "      nodeSelector: {}\n"
+					 "      hostname: web\n");
+	struct outcome o = try_edits(deployment, e, 1, intended);
+
+	free(intended);
+	ck_assert(!o.regions);
+	ck_assert(!o.whole);
 }
 END_TEST
 
@@ -204,6 +278,8 @@ START_TEST(two_runs_in_one_mapping)
 
 	ck_assert(o.regions);
 	ck_assert(o.whole);
+	/* a removal too: the runs hold their pairs, not the new ones alone */
+	ck_assert_uint_gt(o.read, strlen(e[1].text));
 }
 END_TEST
 
@@ -309,6 +385,7 @@ START_TEST(kept_block_scalar_insertion_after_it)
 
 	ck_assert(o.regions);
 	ck_assert(o.whole);
+	ck_assert_uint_eq(o.read, strlen(e[0].text));	/* alone */
 }
 END_TEST
 
@@ -451,6 +528,9 @@ static Suite *region_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, pin_at_the_end_of_the_pod_spec);
+	tcase_add_test(tc, new_pairs_in_two_mappings);
+	tcase_add_test(tc, new_pairs_at_one_place_in_two_mappings);
+	tcase_add_test(tc, new_pairs_that_leave_their_column);
 	tcase_add_test(tc, removal_in_a_container_and_a_replaced_scalar);
 	tcase_add_test(tc, two_runs_in_one_mapping);
 	tcase_add_test(tc, edit_on_a_dash_line);

@@ -481,14 +481,18 @@ void wg_migrate_style(const struct wg_pos_index *ix,
  * alias, anchor, tag or "<<"), [doc_start, doc_end) its text in ix,
  * before and after its object's trees, edits those wg_edits_apply() made
  * (sorted; offsets from doc_start), text and len the edited document.
- * false means unsure: the caller reads the whole document back.
+ * Edits that only insert whole pairs are read back alone, without the
+ * pair before them.  *read (when read is not NULL) gets the bytes of text
+ * read back.  false means unsure: the caller reads the whole document
+ * back.
  */
 bool wg_readback_regions(const struct wg_pos_index *ix,
 			 const struct wg_pos_node *root, size_t doc_start,
 			 size_t doc_end, const struct wg_node *before,
 			 const struct wg_node *after,
 			 const struct wg_edits *edits, const char *text,
-			 size_t len, const struct wg_limits *limits);
+			 size_t len, const struct wg_limits *limits,
+			 size_t *read);
 
 /* ---- files (migrate.c) ------------------------------------------------- */
 
