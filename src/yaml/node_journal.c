@@ -168,8 +168,12 @@ const struct wg_node *wg_node_journal_before(const struct wg_node_journal *j,
 	len = s ? s->len : node->len;
 	k = slot_count(node, len);
 	for (size_t i = 0; i < k; i++) {
-		const struct wg_node *b = wg_node_journal_before(j, arena,
-								 items[i]);
+		/* most children are scalars, which stand for themselves:
+		 * no call for them */
+		const struct wg_node *b = items[i]->kind == WG_NODE_SCALAR
+					  ? items[i]
+					  : wg_node_journal_before(j, arena,
+								   items[i]);
 
 		if (b != items[i] && !out) {
 			/* the first child that changed: from here on the

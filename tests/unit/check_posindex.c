@@ -503,12 +503,16 @@ START_TEST(shared_keys_replay_from_their_ends)
 		"l:\n- k: 1\n  \"m n\": 2\n---\nk: 3\nl: {k: 4}\n",
 		"p: \"\u00e9\u00e9\"\nq:\n  r: \u00e9\n",	/* é a value */
 		"m: {x: \"\u00e9\u00e9\", k: 2, 'l': 3}\n",	/* a wide line */
+		/* keys read 8 bytes at a time: '~' (0x7e) and ' ' are in */
+		"app.kubernetes.io/part-of~x y: 1\nshort: 2\n",
 	};
-	static const size_t docs[] = { 1, 2, 1, 1 };
+	static const size_t docs[] = { 1, 2, 1, 1, 1 };
 	static const char *const parsed[] = {
 		"\"a\\tb\": 1\n",		/* an escape */
 		"'it''s': 1\n",		/* a quote written twice */
 		"caf\u00e9: 1\n",		/* not ASCII */
+		"caf\u00e9-and-a-longer-name: 1\n",	/* in the first 8 */
+		"a-longer-name-caf\u00e9: 1\n",	/* in the third 8 */
 		"? a\n  b\n: 1\n",		/* a plain key on two lines */
 	};
 	size_t before, nkeys = 0;
