@@ -169,17 +169,15 @@ START_TEST(new_pairs_in_two_mappings)
 			       "        kubernetes.io/os: linux\n" },
 		{ "---", 0, 0, "      hostname: web\n" },
 	};
-	const char *intended =
-		"apiVersion: apps/v1\nkind: Deployment\n"
-		"metadata: {name: web, labels: {app: web, tier: web}}\n"
-		"spec:\n  template:\n    spec:\n"
-		"      containers: [{name: web, image: nginx, securityContext:"
-		" {runAsUser: 1000, privileged: false}}]\n"
-		"      volumes: [{name: data, emptyDir: {}}]\n"
-		"      nodeSelector: {kubernetes.io/os: linux}\n"
-		"      hostname: web\n";
+	/* the label goes in through the app's flow mapping */
+	char *intended = deployment_tree("web", "web, tier: web",
+					 unchanged_security,
+					 "      nodeSelector: "
+					 "{kubernetes.io/os: linux}\n"
+					 "      hostname: web\n");
 	struct outcome o = try_edits(deployment, e, 3, intended);
 
+	free(intended);
 	ck_assert(o.regions);
 	ck_assert(o.whole);
 	ck_assert_uint_eq(o.read, strlen(e[0].text) + strlen(e[1].text)
@@ -196,17 +194,13 @@ START_TEST(new_pairs_at_one_place_in_two_mappings)
 			       "        kubernetes.io/os: linux\n" },
 		{ "---", 0, 0, "  replicas: 2\n" },
 	};
-	const char *intended =
-		"apiVersion: apps/v1\nkind: Deployment\n"
-		"metadata: {name: web, labels: {app: web}}\n"
-		"spec:\n  template:\n    spec:\n"
-		"      containers: [{name: web, image: nginx, securityContext:"
-		" {runAsUser: 1000, privileged: false}}]\n"
-		"      volumes: [{name: data, emptyDir: {}}]\n"
-		"      nodeSelector: {kubernetes.io/os: linux}\n"
-		"  replicas: 2\n";
+	char *intended = deployment_tree("web", "web", unchanged_security,
+					 "      nodeSelector: "
+					 "{kubernetes.io/os: linux}\n"
+					 "  replicas: 2\n");
 	struct outcome o = try_edits(deployment, e, 2, intended);
 
+	free(intended);
 	ck_assert(o.whole);
 	ck_assert(!o.regions
 		  || o.read > strlen(e[0].text) + strlen(e[1].text));
