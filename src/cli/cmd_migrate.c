@@ -293,8 +293,10 @@ static void progress(struct run *r, size_t i, size_t n, const char *what,
 
 static void progress_done(struct run *r)
 {
-	if (r->progress)
+	if (r->progress) {
 		fputs("\r\033[K", stderr);
+		fflush(stderr);	/* no line break: stderr is line-buffered */
+	}
 }
 
 /* Whether a pod template of an object migrate edits names the
