@@ -42,8 +42,6 @@ struct builder {
 	size_t docs_seen, streams, docs_cap;
 	bool failed;	/* SCAN, ONE_DOC: the events were not what the
 			   text's index expects */
-	bool borrow_text;	/* scalars' text outlives the nodes (a replay
-				   of the tree): pointed to, not copied */
 	size_t last_end;	/* SCAN: the end recorded last, or the
 				   document's start (ends are deltas) */
 	struct votes votes;
@@ -473,9 +471,7 @@ static void on_scalar(struct builder *b, const struct pev *e)
 		n->flags |= WG_POS_ANCHOR;
 	if (e->tag)
 		n->flags |= WG_POS_TAG;
-	n->text = b->borrow_text ? e->value
-				 : wg_arena_strndup(&ix->arena, e->value,
-						    e->length);
+	n->text = wg_arena_strndup(&ix->arena, e->value, e->length);
 	n->text_len = e->length;
 	set_end_line(ix, n, e->end_line);
 	mark_in_scalar(ix, n->line, n->end_line);
@@ -1099,8 +1095,16 @@ int wg_pos_index_doc(struct wg_pos_index *ix, size_t d)
 
 /* ---- building a document again from the scan's records ---------------- */
 
+/*
+ * A replay walks the reader's tree of a recorded document and makes its
+ * position nodes directly: starts from the tree's marks, ends from the
+ * records, in the order the scan kept them.  What a parse would make of
+ * the same events (on_pev()), without the events: the tree tells each
+ * collection's size ahead, so its items go straight into place.  The
+ * scan already marked the lines inside scalars.
+ */
 struct replay {
-	struct builder *b;
+	struct wg_pos_index *ix;
 	const uint16_t *end, *stop;	/* the next recorded end */
 	const uint32_t *far;		/* the next far one */
 	size_t last_end;	/* the end read last (ends are deltas) */
@@ -1123,52 +1127,62 @@ static size_t line_from(const struct wg_pos_index *ix, size_t from, size_t off)
 	return l;
 }
 
-/* A start mark from node n. */
-static void start_of(struct replay *r, const struct wg_node *n,
-		     struct pev *v, yaml_event_type_t type)
-{
-	memset(v, 0, sizeof(*v));
-	v->type = type;
-	v->line = wg_node_line(n);
-	v->col = wg_node_col(n);
-	v->start = wg_pos_offset(r->b->ix, v->line, v->col);
-	v->end = v->start;
-	v->end_line = v->line;
-	r->line = v->line;
-}
-
 /* The next recorded end offset, not taken (r->end < r->stop). */
 static size_t peek_end(const struct replay *r)
 {
 	return *r->end == WG_POS_END_FAR ? *r->far : r->last_end + *r->end;
 }
 
-static bool next_end(struct replay *r, struct pev *v)
+/* Takes the next recorded end into *end, for a node starting at start:
+ * false when none is left or it lies before start (tree and records
+ * differ). */
+static bool take_end(struct replay *r, size_t start, size_t *end)
 {
 	if (r->end >= r->stop)
 		return false;
-	v->end = peek_end(r);
+	*end = peek_end(r);
 	if (*r->end++ == WG_POS_END_FAR)
 		r->far++;
-	r->last_end = v->end;
-	if (v->end < v->start)
-		return false;
-	v->end_line = line_from(r->b->ix, v->line, v->end);
-	return true;
+	r->last_end = *end;
+	return *end >= start;
 }
 
-/* Scalar n, its start in v: its end is the next record. */
-static void replay_scalar(struct replay *r, const struct wg_node *n,
-			  struct pev *v)
+/* A node of kind starting at byte start, on line at column col; it ends
+ * where it starts until its end is known. */
+static struct wg_pos_node *replay_new(struct replay *r, int kind, size_t line,
+				      size_t col, size_t start)
 {
-	v->style = n->style + 1;	/* libyaml's styles start at 1 */
-	v->value = n->u.str;
-	v->length = n->len;
-	if (!next_end(r, v)) {
+	struct wg_pos_node *p = wg_arena_alloc(&r->ix->arena, sizeof(*p));
+
+	*p = (struct wg_pos_node){ .kind = (uint8_t)kind,
+				   .line = (uint32_t)line,
+				   .col = (uint32_t)col, .start = start,
+				   .end = start, .end_line = (uint32_t)line };
+	r->line = line;
+	return p;
+}
+
+/* Scalar n, starting at byte start (line, col): its end is the next
+ * record, its end line that of its last byte. */
+static struct wg_pos_node *replay_scalar(struct replay *r,
+					 const struct wg_node *n, size_t line,
+					 size_t col, size_t start)
+{
+	struct wg_pos_node *p;
+	size_t end;
+
+	if (!take_end(r, start, &end)) {
 		r->bad = true;
-		return;
+		return NULL;
 	}
-	on_pev(r->b, v);
+	p = replay_new(r, WG_NODE_SCALAR, line, col, start);
+	p->end = end;
+	if (end > start)
+		p->end_line = (uint32_t)line_from(r->ix, line, end - 1);
+	p->style = n->style;
+	p->text = n->u.str;	/* the tree outlives the nodes (migrate.h) */
+	p->text_len = n->len;
+	return p;
 }
 
 /* The column, in characters, of byte off of line l. */
@@ -1221,82 +1235,116 @@ static bool key_text_is_source(const struct wg_node *n, char quote)
  * be nothing else, on one line.  Any other key is not replayed (the
  * document is parsed instead).
  */
-static void replay_shared_key(struct replay *r, const struct wg_node *n)
+static struct wg_pos_node *replay_shared_key(struct replay *r,
+					     const struct wg_node *n)
 {
-	const struct wg_pos_index *ix = r->b->ix;
+	const struct wg_pos_index *ix = r->ix;
 	char quote = n->style == WG_STYLE_SINGLE ? '\''
 		     : n->style == WG_STYLE_DOUBLE ? '"' : 0;
-	size_t q = quote ? 1 : 0, end, start;
-	struct pev v;
+	size_t q = quote ? 1 : 0, end, start, line;
 
 	if (r->end >= r->stop || wg_node_tag(n)
 	    || (n->style != WG_STYLE_PLAIN && !quote)
 	    || !key_text_is_source(n, quote)) {
 		r->bad = true;
-		return;
+		return NULL;
 	}
 	end = peek_end(r);
 	if (end > ix->len || end < n->len + 2 * q) {
 		r->bad = true;
-		return;
+		return NULL;
 	}
 	start = end - n->len - 2 * q;
 	if ((q && (ix->data[start] != quote || ix->data[end - 1] != quote))
 	    || memcmp(ix->data + start + q, n->u.str, n->len) != 0) {
 		r->bad = true;
-		return;
+		return NULL;
 	}
-	memset(&v, 0, sizeof(v));
-	v.type = YAML_SCALAR_EVENT;
-	v.line = (uint32_t)line_from(ix, r->line, start);
-	v.col = (uint32_t)column_of(ix, v.line, start);
-	v.start = start;
-	v.end = start;
-	v.end_line = v.line;
-	r->line = v.line;
-	replay_scalar(r, n, &v);
+	line = line_from(ix, r->line, start);
+	return replay_scalar(r, n, line, column_of(ix, line, start), start);
 }
 
-static void replay_node(struct replay *r, const struct wg_node *n)
+/* Where collection p, its k items made, ends: a flow one at the next
+ * record, a block one with its last item; and its end line. */
+static void replay_end(struct replay *r, struct wg_pos_node *p, size_t k)
 {
-	struct pev v;
-	size_t k;
+	const struct wg_pos_index *ix = r->ix;
+	size_t hint;
+
+	if (p->flags & WG_POS_FLOW) {
+		if (!take_end(r, p->start, &p->end)) {
+			r->bad = true;
+			return;
+		}
+		hint = line_from(ix, r->line, p->end);
+	} else if (k) {
+		p->end = p->items[k - 1]->end;
+		hint = p->items[k - 1]->end_line;
+	} else {
+		hint = p->line;
+	}
+	p->end_line = (uint32_t)end_line_of(ix, p->start, p->end, p->line,
+					    hint);
+}
+
+static struct wg_pos_node *replay_node(struct replay *r,
+				       const struct wg_node *n)
+{
+	struct wg_pos_index *ix = r->ix;
+	struct wg_pos_node *p;
+	size_t line, col, start, k;
 
 	/* a node the reader did not make from the event has no marks */
 	if (r->bad || !n || (n->flags & WG_NODE_NEW) || !wg_node_has_pos(n)
 	    || wg_node_tag(n)) {
 		r->bad = true;
-		return;
+		return NULL;
 	}
-	if (n->kind == WG_NODE_SCALAR) {
-		start_of(r, n, &v, YAML_SCALAR_EVENT);
-		replay_scalar(r, n, &v);
-		return;
-	}
-	start_of(r, n, &v, n->kind == WG_NODE_MAP ? YAML_MAPPING_START_EVENT
-						  : YAML_SEQUENCE_START_EVENT);
-	v.style = (n->flags & WG_NODE_FLOW) != 0;
-	on_pev(r->b, &v);
+	line = wg_node_line(n);
+	col = wg_node_col(n);
+	start = wg_pos_offset(ix, line, col);
+	if (n->kind == WG_NODE_SCALAR)
+		return replay_scalar(r, n, line, col, start);
+	p = replay_new(r, n->kind, line, col, start);
+	if (n->flags & WG_NODE_FLOW)
+		p->flags |= WG_POS_FLOW;
+	p->len = n->len;
 	k = n->kind == WG_NODE_MAP ? 2 * (size_t)n->len : n->len;
-	for (size_t i = 0; i < k && !r->bad; i++) {
+	if (k)
+		p->items = wg_arena_alloc(&ix->arena, k * sizeof(*p->items));
+	for (size_t i = 0; i < k; i++) {
 		const struct wg_node *c = n->u.items[i];
+		struct wg_pos_node *item;
 
 		if (n->kind == WG_NODE_MAP && i % 2 == 0 && c
 		    && c->kind == WG_NODE_SCALAR && !(c->flags & WG_NODE_NEW)
 		    && !wg_node_has_pos(c))
-			replay_shared_key(r, c);
+			item = replay_shared_key(r, c);
 		else
-			replay_node(r, c);
+			item = replay_node(r, c);
+		if (r->bad)
+			return NULL;
+		item->parent = p;
+		p->items[i] = item;
 	}
+	replay_end(r, p, k);
 	if (r->bad)
-		return;
-	v.type = n->kind == WG_NODE_MAP ? YAML_MAPPING_END_EVENT
-					: YAML_SEQUENCE_END_EVENT;
-	v.line = (uint32_t)r->line;
-	if ((n->flags & WG_NODE_FLOW) && !next_end(r, &v))
-		r->bad = true;
-	else
-		on_pev(r->b, &v);
+		return NULL;
+	if (n->kind == WG_NODE_SEQ && !(p->flags & WG_POS_FLOW) && k) {
+		p->dashes = wg_arena_alloc(&ix->arena, k * sizeof(*p->dashes));
+		p->dashes[0] = ix->data[start] == '-' ? start : SIZE_MAX;
+		for (size_t i = 1; i < k; i++)
+			p->dashes[i] = find_dash(ix, p->items[i - 1]->end);
+	}
+	for (size_t i = 0; n->kind == WG_NODE_MAP && i < p->len; i++) {
+		const struct wg_pos_node *key = wg_pos_key(p, i);
+
+		if (key->style == WG_STYLE_PLAIN && key->text_len == 2
+		    && key->kind == WG_NODE_SCALAR
+		    && memcmp(key->text, "<<", 2) == 0)
+			p->flags |= WG_POS_MERGE;
+	}
+	return p;
 }
 
 /* Builds document d's nodes from the scan's records and tree root. */
@@ -1304,35 +1352,20 @@ static int replay_doc(struct wg_pos_index *ix, size_t d,
 		      const struct wg_node *root)
 {
 	const struct wg_pos_doc *doc = &ix->docs[d];
-	struct builder b;
-	struct replay r;
-	struct pev v;
-	bool ok;
+	struct replay r = {
+		.ix = ix,
+		.end = ix->ends + doc->rec_first,
+		.stop = ix->ends + doc->rec_end,
+		.far = ix->far ? ix->far + doc->far_first : NULL,
+		.last_end = doc->start,
+	};
+	struct wg_pos_node *p = replay_node(&r, root);
 
-	builder_init(&b, ix, ONE_DOC);
-	b.borrow_text = true;	/* root outlives the nodes (migrate.h) */
-	b.doc = d;
-	memset(&r, 0, sizeof(r));
-	r.b = &b;
-	r.end = ix->ends + doc->rec_first;
-	r.stop = ix->ends + doc->rec_end;
-	r.far = ix->far ? ix->far + doc->far_first : NULL;
-	r.last_end = doc->start;
-	memset(&v, 0, sizeof(v));
-	v.type = YAML_STREAM_START_EVENT;
-	on_pev(&b, &v);
-	v.type = YAML_DOCUMENT_START_EVENT;
-	v.start = doc->start;
-	v.implicit = !doc->explicit_start;
-	on_pev(&b, &v);
-	replay_node(&r, root);
-	memset(&v, 0, sizeof(v));
-	v.type = YAML_DOCUMENT_END_EVENT;
-	on_pev(&b, &v);
-	ok = !r.bad && r.end == r.stop && !b.failed && b.docs_seen == 1
-	     && ix->docs[d].indexed;
-	builder_release(&b);
-	return ok ? 0 : -1;
+	if (r.bad || r.end != r.stop)
+		return -1;
+	ix->docs[d].root = p;
+	ix->docs[d].indexed = true;
+	return 0;
 }
 
 int wg_pos_index_doc_tree(struct wg_pos_index *ix, size_t d,
