@@ -383,6 +383,12 @@ static void diff_node(struct differ *d, const struct wg_node *parent,
 		      size_t index, const struct wg_node *before,
 		      const struct wg_node *after)
 {
+	/* the journal's before-tree shares every subtree no edit touched
+	 * (wg_node_journal_before()): one node on both sides is no change,
+	 * and most of an object's tree (its containers, its volumes) is
+	 * not walked at all */
+	if (before == after)
+		return;
 	if (before->kind != after->kind || before->kind == WG_NODE_SCALAR
 	    || !same_tag(before, after) || (before->flags & WG_NODE_FLOW)) {
 		if (!wg_tree_same(before, after))
