@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Diagnostics are bounded: a message never grows with the
-# stream.  The same Services select 40 workloads, then 4,000: every list in
-# a message (the workloads a Service fronts, its Linux and Windows
-# backends, its backend pods, the pods on an older build) names a few and
-# counts the rest, so the longest line of build's stderr and of check's
-# report grows by the digits of the counts only.  The counts must be
-# right, so a list that was cut short (or not counted) fails too.
+# Diagnostics are bounded: a message never grows with the stream, and
+# each line is written whole (at the end).  The same Services select 40
+# workloads, then 4,000: every list in a message (the workloads a
+# Service fronts, its Linux and Windows backends, its backend pods, the
+# pods on an older build) names a few and counts the rest, so the
+# longest line of build's stderr and of check's report grows by the
+# digits of the counts only.  The counts must be right, so a list that
+# was cut short (or not counted) fails too.
 #   diag_bounded.sh WINGEN YAMLCMP
 set -u
 wingen=$1
@@ -108,5 +109,35 @@ small=$(grep -c 'Service/shop' "$tmp/build40.err")
 large=$(grep -c 'Service/shop' "$tmp/build4000.err")
 [ "$small" = "$large" ] || no "the Services' findings went from $small to $large lines"
 
-[ $fail = 0 ] && echo "diagnostics bounded: ok"
+# And each line of stderr, a diagnostic or an --explain record, is one
+# write(): written in pieces (file, position, severity, object, message)
+# a line cost nine system calls, and two runs sharing a log cut into each
+# other's lines.  Under strace, build and migrate on the small stream: the
+# writes to fd 2 are exactly stderr's lines.  (check writes its report to
+# stdout, whole.)
+lines_are_writes() {
+	local name=$1 lines writes
+	shift
+	strace -f -qq -e trace=write -e signal=none -o "$tmp/$name.trace" \
+		"$@" >/dev/null 2>"$tmp/$name.err"
+	lines=$(wc -l <"$tmp/$name.err")
+	writes=$(grep -c 'write(2, ' "$tmp/$name.trace")
+	[ "$lines" -ge 10 ] \
+		|| no "$name: expected warnings, stderr has $lines lines"
+	[ "$writes" = "$lines" ] \
+		|| no "$name: $lines lines of stderr took $writes writes"
+}
+if command -v strace >/dev/null 2>&1; then
+	lines_are_writes build "$wingen" build "$tmp/profile.yaml" \
+		-f "$tmp/s40.yaml" --explain
+	grep -q 'nodeSelector.*(node-selector: windows.select\[0\]' \
+		"$tmp/build.err" || no "build: no --explain record"
+	cp "$tmp/s40.yaml" "$tmp/edit.yaml"
+	lines_are_writes migrate "$wingen" migrate "$tmp/profile.yaml" \
+		"$tmp/edit.yaml" --in-place
+else
+	no "strace is not installed (.ci/run and the README's quick start install it)"
+fi
+
+[ $fail = 0 ] && echo "diagnostics bounded, a line a write: ok"
 exit $fail
