@@ -1336,14 +1336,8 @@ static struct wg_pos_node *replay_node(struct replay *r,
 		for (size_t i = 1; i < k; i++)
 			p->dashes[i] = find_dash(ix, p->items[i - 1]->end);
 	}
-	for (size_t i = 0; n->kind == WG_NODE_MAP && i < p->len; i++) {
-		const struct wg_pos_node *key = wg_pos_key(p, i);
-
-		if (key->style == WG_STYLE_PLAIN && key->text_len == 2
-		    && key->kind == WG_NODE_SCALAR
-		    && memcmp(key->text, "<<", 2) == 0)
-			p->flags |= WG_POS_MERGE;
-	}
+	/* no WG_POS_MERGE: a document with a plain "<<" anywhere is not
+	 * recorded (record()), so it is parsed, never replayed */
 	return p;
 }
 
