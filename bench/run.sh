@@ -21,6 +21,8 @@
 #   migrate --diff  wingen migrate PROFILE STREAM --diff
 #   build -j1, a file an object   wingen build PROFILE -f FOLDER -j1,
 #               the same objects one per file (as a manifests folder)
+#   build, a file an object   the same on build's default threads (the
+#               command a user runs; the issue's "build's CPU")
 #   migrate, a file an object     wingen migrate PROFILE COPY --in-place
 #               on a fresh copy of that folder
 #   replace, a file an object     bench/replace COPY LIST: the filesystem's
@@ -181,6 +183,7 @@ command_for() {
 	migrate) echo "$wingen migrate $profile $dir/migrate/stream.yaml --in-place" ;;
 	mdiff) echo "$wingen migrate $profile $dir/migrate/pristine.yaml --diff" ;;
 	buildf1) echo "$wingen build $profile -f $dir/files -j1" ;;
+	buildf) echo "$wingen build $profile -f $dir/files" ;;
 	migratef) echo "$wingen migrate $profile ${mfiles[$2]:-$dir/mfiles} --in-place" ;;
 	replacef) echo "$replace ${mfiles[$2]:-$dir/mfiles} $dir/changed.txt" ;;
 	buildm1) echo "$wingen build $profile -f ${mem:-TMPFS}/$2/files -j1" ;;
@@ -271,7 +274,7 @@ done
 prepare() {
 	local tool=$1 dir=$data/$2
 	case $tool in
-	buildf1) split_files "$dir" ;;
+	buildf1|buildf) split_files "$dir" ;;
 	migrate|mdiff)
 		rm -f "$dir"/migrate/*
 		cp "$dir/stream.yaml" "$dir/migrate/stream.yaml"
@@ -314,8 +317,8 @@ tools_for() {
 		echo $large_tools
 		return
 	fi
-	echo floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef \
-		replacef
+	echo floor fmt fmt1 build build1 check migrate mdiff fn buildf1 buildf \
+		migratef replacef
 	if mem_fits "$1"; then
 		echo buildm1 buildm migratem
 	fi
@@ -331,6 +334,7 @@ label() {
 	fmt1) echo "fmt -j1" ;;
 	mdiff) echo "migrate --diff" ;;
 	buildf1) echo "build -j1, a file an object" ;;
+	buildf) echo "build, a file an object" ;;
 	migratef) echo "migrate, a file an object" ;;
 	replacef) echo "replace (filesystem floor), a file an object" ;;
 	buildm1) echo "build -j1, a file an object, in memory" ;;
@@ -523,7 +527,7 @@ growth() {
 	[ -n "${med[50k:floor]:-}" ] && [ -n "${med[10k:floor]:-}" ] || return 0
 	echo "| tool | time 50k / 10k | CPU 50k / 10k | least CPU 50k / 10k | input 50k / 10k |"
 	echo "|---|---:|---:|---:|---:|"
-	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef replacef buildm1 buildm migratem; do
+	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 buildf migratef replacef buildm1 buildm migratem; do
 		[ -n "${med[50k:$tool]:-}" ] && [ -n "${med[10k:$tool]:-}" ] \
 			|| continue
 		printf '| %s | %s | %s | %s | %s |\n' "$(label "$tool")" \
@@ -591,6 +595,10 @@ targets() {
 		[ -n "${cpu[$s:migratef]:-}" ] || continue
 		r=$(cpu_lo_ratio "$s:migratef" "$s:buildf1")
 		echo "- the same objects a file each (migrate ≤ 1.5 × build -j1 of the folder), least CPU, at $s: $r × (median CPU: $(cpu_ratio "$s:migratef" "$s:buildf1") ×) — $(verdict "$r <= 1.5")"
+		if [ -n "${cpu[$s:buildf]:-}" ]; then
+			r=$(cpu_lo_ratio "$s:migratef" "$s:buildf")
+			echo "  - against build of the folder on its default threads (the command as a user runs it): $r × (median: $(cpu_ratio "$s:migratef" "$s:buildf") ×) — $(verdict "$r <= 1.5")"
+		fi
 		[ -n "${cpu[$s:replacef]:-}" ] || continue
 		r=$(calc %.2f "(${cpu_lo[$s:migratef]} - ${cpu_lo[$s:replacef]}) / ${cpu_lo[$s:buildf1]}")
 		echo "  - less the filesystem's floor of replacing the $(wc -l <"$data/$s/changed.txt") files it changed ($(calc %.3f "${cpu_lo[$s:replacef]}") s, bench/replace): $r × — $(verdict "$r <= 1.5") on wingen's own work"
@@ -612,7 +620,7 @@ targets() {
 	for s in "${sizes[@]}"; do
 		case $s in 1k|2k) [ ${#sizes[@]} -gt 1 ] && continue ;; esac
 		for tool in $(tools_for "$s"); do
-			case $tool in floor|kustomize|migrate|mdiff|migratef|buildf1|replacef|buildm1|buildm|migratem) continue ;; esac
+			case $tool in floor|kustomize|migrate|mdiff|migratef|buildf1|buildf|replacef|buildm1|buildm|migratem) continue ;; esac
 			r=$(calc %.2f "${rss[$s:$tool]} * 1024 / $(in_bytes "$s" "$tool")")
 			echo "- $(label "$tool") peak RSS ≤ 3 × its input at $s: $r × — $(verdict "$r <= 3")"
 		done
