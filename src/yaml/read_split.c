@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "wingen/base/alloc.h"
+#include "wingen/base/work.h"
 #include "wingen/yaml/reader.h"
 
 /* Most pieces one input is cut into (emit_stream.h caps threads alike). */
@@ -295,9 +296,7 @@ int wg_read_stream_jobs(struct wg_ctx *ctx, const struct wg_input *in,
  */
 struct pool {
 	struct piece *pieces;
-	size_t n;
-	size_t next;		/* guarded by lock */
-	pthread_mutex_t lock;
+	struct wg_work work;	/* the pieces not yet taken */
 };
 
 struct worker {
@@ -311,23 +310,17 @@ static void *read_pooled(void *arg)
 	struct worker *w = arg;
 	struct pool *pool = w->pool;
 
-	for (;;) {
-		size_t k;
-
-		pthread_mutex_lock(&pool->lock);
-		k = pool->next < pool->n ? pool->next++ : pool->n;
-		pthread_mutex_unlock(&pool->lock);
-		if (k == pool->n)
-			return NULL;
+	for (size_t k; wg_work_take(&pool->work, &k);) {
 		pool->pieces[k].worker = w->id;
 		read_piece_into(&pool->pieces[k], &w->list);
 	}
+	return NULL;
 }
 
 int wg_read_streams_jobs(struct wg_ctx *ctx, const struct wg_input *ins,
 			 size_t n, struct wg_resources *list, unsigned jobs)
 {
-	struct pool pool = { NULL, n, 0, PTHREAD_MUTEX_INITIALIZER };
+	struct pool pool = { NULL };
 	struct worker workers[MAX_PIECES];
 	pthread_t threads[MAX_PIECES];
 	bool started[MAX_PIECES] = { false };
@@ -343,6 +336,7 @@ int wg_read_streams_jobs(struct wg_ctx *ctx, const struct wg_input *ins,
 		return rc;
 	}
 	pool.pieces = wg_xcalloc(n, sizeof(*pool.pieces));
+	wg_work_init(&pool.work, n);
 	for (size_t k = 0; k < n; k++) {
 		pool.pieces[k] = (struct piece){ .in = &ins[k], .start = 0,
 						 .end = ins[k].len,
@@ -389,6 +383,7 @@ int wg_read_streams_jobs(struct wg_ctx *ctx, const struct wg_input *ins,
 		workers[t].list.len = 0;	/* listed above, or dropped */
 		wg_resources_take(list, &workers[t].list);
 	}
+	wg_work_destroy(&pool.work);
 	free(pool.pieces);
 	return rc;
 }

@@ -6,11 +6,8 @@
 #   build_jobs.sh WINGEN YAMLCMP CORPUS
 set -u
 wingen=$1 corpus=${3:-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-fail=0
-no() { echo "FAIL $*"; fail=1; }
+. "$(dirname "$0")/lib/suite.sh"
+suite_scratch || exit 1
 
 # A stream large enough to be read in pieces (over 2 MB) and written in
 # many batches: Windows and Linux workloads, ConfigMaps with blocks kept
