@@ -72,7 +72,7 @@ _wingen()
 		--help" ;;
 	migrate) opts="--in-place --diff --values-out -f --values --set
 		--set-string --helm --helm-arg --reformat-fallback
-		--runtimeclass-file --strict --retarget --templates
+		--runtimeclass-file --strict -j --jobs --retarget --templates
 		--load-restrictor --help" ;;
 	init) opts="-f --filename -o --output --output-file --help" ;;
 	builds) opts="-o --output --output-file --images --help" ;;

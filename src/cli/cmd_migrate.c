@@ -36,6 +36,7 @@ struct migrate_opts {
 	struct wg_pathlist retarget;	/* --retarget OLD=NEW */
 	struct wg_migrate_opts mopts;
 	bool in_place, diff, strict;
+	unsigned jobs;		/* threads loading the files (--jobs) */
 	const char *values_out, *helm;	/* charts: docs/helm.md */
 	struct wg_pathlist helm_args;
 	struct wg_pathlist values, set, set_string;	/* -f, --set... */
@@ -50,6 +51,7 @@ static int parse(int argc, char **argv, struct migrate_opts *o)
 		  &o->mopts.reformat_fallback, NULL },
 		{ "runtimeclass-file", 0, WG_OPT_STRING, &o->rc_file, NULL },
 		{ "strict", 0, WG_OPT_FLAG, &o->strict, NULL },
+		{ "jobs", 'j', WG_OPT_JOBS, &o->jobs, NULL },
 		{ "values-out", 0, WG_OPT_STRING, &o->values_out, NULL },
 		{ "helm", 0, WG_OPT_STRING, &o->helm, NULL },
 		{ "helm-arg", 0, WG_OPT_PATHS, &o->helm_args, NULL },
@@ -60,7 +62,10 @@ static int parse(int argc, char **argv, struct migrate_opts *o)
 		WG_OPT_RETARGET(&o->retarget),
 		WG_OPT_END,
 	};
-	int rc = wg_parse_options("migrate", argc, argv, opts, &o->args);
+	int rc;
+
+	o->jobs = wg_cli_default_jobs();
+	rc = wg_parse_options("migrate", argc, argv, opts, &o->args);
 
 	WG_RETARGET_SET(&o->popts, &o->retarget);
 	if (rc)
@@ -289,6 +294,14 @@ static void progress(struct run *r, size_t i, size_t n, const char *what,
 		return;
 	fprintf(stderr, "\r\033[Kmigrate: %s %zu/%zu %s", what, i + 1, n, path);
 	fflush(stderr);
+}
+
+/* The pool's progress: file i is being read. */
+static void reading(void *arg, size_t i)
+{
+	struct run *r = arg;
+
+	progress(r, i, r->files.len, "reading", r->files.items[i]);
 }
 
 static void progress_done(struct run *r)
@@ -589,6 +602,7 @@ int wg_cmd_migrate(int argc, char **argv)
 	struct wg_pathlist paths = { 0 };
 	const char *profile_arg = NULL;
 	struct wg_migrate_scratch scratch = { 0 };
+	struct wg_migrate_pool *pool;
 	struct run r;
 	int rc;
 
@@ -645,15 +659,18 @@ int wg_cmd_migrate(int argc, char **argv)
 		collect(&r, &paths, profile_arg);
 	}
 	r.mf = wg_xcalloc(r.files.len + 1, sizeof(*r.mf));
+	/* read on threads; taken in order, as one thread would read them */
+	pool = wg_migrate_pool_load(&r.ctx, r.mf, r.files.items, r.files.len,
+				    &r.list, wg_ctx_failed(&r.ctx) ? 1 : o.jobs,
+				    reading, &r);
 	for (size_t i = 0; !wg_ctx_failed(&r.ctx) && i < r.files.len; i++) {
-		progress(&r, i, r.files.len, "reading", r.files.items[i]);
-		if (wg_migrate_load(&r.ctx, &r.mf[r.nmf++], r.files.items[i],
-				    &r.list) == 0 && r.mf[r.nmf - 1].skip) {
-			skip(&r, r.files.items[i], r.mf[r.nmf - 1].skip,
-			     false);
-			report_skip(&r, &r.mf[r.nmf - 1], r.files.items[i]);
+		r.nmf++;
+		if (wg_migrate_pool_take(pool, i) == 0 && r.mf[i].skip) {
+			skip(&r, r.files.items[i], r.mf[i].skip, false);
+			report_skip(&r, &r.mf[i], r.files.items[i]);
 		}
 	}
+	wg_migrate_pool_end(pool);
 	/* Nothing left to migrate is a failure when a workload was left
 	 * behind, and said in any case (no "changed 0 of 0 files"). */
 	if (!wg_ctx_failed(&r.ctx) && all_skipped(&r))

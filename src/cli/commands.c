@@ -209,7 +209,7 @@ const struct wg_command wg_commands[] = {
 	{
 		"migrate", wg_cmd_migrate,
 		"migrate [PROFILE] PATH... (--in-place | --diff | --values-out "
-		"FILE) [--reformat-fallback] [--runtimeclass-file FILE] "
+		"FILE) [--reformat-fallback] [--runtimeclass-file FILE] [-j N] "
 		"[-f VALUES]... [--set K=V]... [--set-string K=V]... "
 		"[--helm PATH] [--helm-arg ARG]... [--retarget OLD=NEW]...",
 		"Rewrite manifest files in place, keeping comments and layout.",
@@ -273,6 +273,9 @@ const struct wg_command wg_commands[] = {
 		"                           (what FILE holds is kept unless\n"
 		"                           generated again)\n"
 		"      --strict             treat warnings and skipped files as errors\n"
+		"  -j, --jobs N             read the files on N threads (the same\n"
+		"                           result and messages; default: the CPUs,\n"
+		"                           at most 4)\n"
 		"      --retarget OLD=NEW   move the workloads of release OLD to\n"
 		"                           build NEW, as for build; a document\n"
 		"                           whose RuntimeClass of OLD nothing names\n"

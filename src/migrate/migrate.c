@@ -177,7 +177,10 @@ static bool reads_as_yaml(const struct wg_ctx *ctx, const struct wg_input *in)
 	unsigned index;
 	int rc;
 
-	wg_ctx_init(&scratch);
+	/* not wg_ctx_init(): the limits are ctx's, and the environment is
+	 * not read again on a loading thread (migrate_pool.c) */
+	memset(&scratch, 0, sizeof(scratch));
+	wg_log_init(&scratch.log);
 	scratch.limits = ctx->limits;
 	wg_reader_init(&r, &scratch, in);
 	while ((rc = wg_reader_next(&r, &arena, &root, &index)) > 0)

@@ -607,6 +607,33 @@ int wg_migrate_load_input(struct wg_ctx *ctx, struct wg_migrate_file *f,
 			  struct wg_input *in, struct wg_resources *list);
 
 /*
+ * Many files on threads (migrate_pool.c).  wg_migrate_pool_load() loads
+ * paths[0..n) into files[0..n) on up to jobs threads (serially, as each
+ * is taken, when jobs < 2 or n < 2), each thread into a list of its own
+ * and each file with a context of its own.  The caller then takes the
+ * files in order, 0, 1, ..., stopping where it likes:
+ * wg_migrate_pool_take(i) puts file i's objects into list after those of
+ * the files before it and returns what wg_migrate_load() returned.  A
+ * file whose load said anything (a warning, an error) or would pass the
+ * document limit is loaded again there, on ctx: every message, and the
+ * first failure, come as a load on one thread gives them, and list ends
+ * up as it would.  wg_migrate_pool_end() releases the files loaded but
+ * not taken, moves the threads' memory into list's arena, and frees the
+ * pool.  progress (may be NULL) is called with each file's index before
+ * it is loaded, on the calling thread only (it sees some files).  files
+ * and paths must outlive the pool; ctx's limits and strictness are read
+ * once, at the start.
+ */
+struct wg_migrate_pool;
+
+struct wg_migrate_pool *wg_migrate_pool_load(
+	struct wg_ctx *ctx, struct wg_migrate_file *files,
+	char *const *paths, size_t n, struct wg_resources *list,
+	unsigned jobs, void (*progress)(void *arg, size_t i), void *arg);
+int wg_migrate_pool_take(struct wg_migrate_pool *pool, size_t i);
+void wg_migrate_pool_end(struct wg_migrate_pool *pool);
+
+/*
  * Around the edits of list's objects (the chain, or a test's own edits):
  * wg_migrate_edits_begin() after the last wg_migrate_load() and before
  * the first edit, wg_migrate_edits_end() after the last, on the thread
