@@ -2,7 +2,8 @@
 # The benchmark (issue 8): wingen against the libyaml floor and kustomize,
 # on the same machine in the same run.  See bench/README.md.
 #
-#   bench/run.sh [--quick] [--build DIR] [--runs N] [--note TEXT]
+#   bench/run.sh [--quick] [--broad] [--large] [--sizes LIST] [--build DIR]
+#                [--runs N] [--note TEXT]
 #
 # For each stream size (1k, 2k, 10k, 50k objects, made by bench/gen into
 # bench/data/) it times, as the median and the least CPU of N runs (default 5, after one
@@ -23,14 +24,15 @@
 #               the same objects one per file (as a manifests folder)
 #   build, a file an object   the same on build's default threads (the
 #               command a user runs; the issue's "build's CPU")
-#   migrate, a file an object     wingen migrate PROFILE COPY --in-place
-#               on a fresh copy of that folder
+#   migrate -j1, a file an object   wingen migrate PROFILE COPY --in-place
+#               -j1 on a fresh copy of that folder
 #   replace, a file an object     bench/replace COPY LIST: the filesystem's
 #               floor of that migrate (a temporary written and renamed
 #               over each file migrate changed in its warm-up run, LIST,
 #               with nothing else), on a fresh copy of the folder
 #   build -j1 / build / migrate, a file an object, in memory   build on
-#               one thread and on its default threads, and migrate, on a
+#               one thread and on its default threads, and migrate (on one
+#               thread, and on its default threads: -j, session 17), on a
 #               copy of the folder in a tmpfs (/dev/shm), when it has room:
 #               no disk, so their ratio is wingen's own work
 #   fn          wingen fn < the same objects as one ResourceList (bench/gen
@@ -48,6 +50,9 @@
 #               --quick: bench/data/RESULTS-broad-quick.md); no kustomize
 #   --large     adds 100k objects (floor, build and fn only: fn's 100k-item
 #               ResourceList)
+#   --sizes LIST  only these sizes (comma-separated, of 1k 2k 10k 50k
+#               100k): more rounds where a verdict is close, in less time;
+#               writes bench/data/RESULTS[-broad]-sizes.md, not RESULTS.md
 #   --build DIR the build to measure (default build-bench, configured as
 #               Release and built here when needed)
 #   --runs N    timed rounds (default 5, or 3 with --quick)
@@ -61,6 +66,7 @@ broad=false
 large=false
 runs=
 run_note=
+only_sizes=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=true ;;
@@ -69,6 +75,7 @@ while [ $# -gt 0 ]; do
 	--build) build=$(cd "${2:?--build needs a folder}" 2>/dev/null && pwd \
 			 || echo "$2"); shift ;;
 	--runs) runs=${2:?--runs needs a number}; shift ;;
+	--sizes) only_sizes=${2:?--sizes needs a list}; shift ;;
 	--note) run_note=${2:?--note needs a text}; shift ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
 		   exit 0 ;;
@@ -86,6 +93,15 @@ else
 	results=$root/bench/RESULTS.md
 fi
 $large && sizes+=(100k)
+if [ -n "$only_sizes" ]; then
+	IFS=, read -r -a sizes <<<"$only_sizes"
+	for s in "${sizes[@]}"; do
+		case $s in 1k|2k|10k|50k|100k) ;;
+		*) echo "run.sh: --sizes: unknown size '$s' (1k 2k 10k 50k 100k)" >&2
+		   exit 2 ;;
+		esac
+	done
+fi
 kustomize_sizes=" 1k 2k "
 large_tools="floor build fn"	# 100k: the others are measured up to 50k
 data=$root/bench/data
@@ -96,6 +112,10 @@ if $broad; then
 	data=$root/bench/data/broad
 	if $quick; then results=$root/bench/data/RESULTS-broad-quick.md
 	else results=$root/bench/RESULTS-broad.md; fi
+fi
+# a pass over some sizes only leaves the full pass's results alone
+if [ -n "$only_sizes" ]; then
+	results=$root/bench/data/RESULTS$($broad && echo -broad)-sizes.md
 fi
 profile=$root/bench/profile-3builds.yaml
 mkdir -p "$data"
@@ -184,11 +204,12 @@ command_for() {
 	mdiff) echo "$wingen migrate $profile $dir/migrate/pristine.yaml --diff" ;;
 	buildf1) echo "$wingen build $profile -f $dir/files -j1" ;;
 	buildf) echo "$wingen build $profile -f $dir/files" ;;
-	migratef) echo "$wingen migrate $profile ${mfiles[$2]:-$dir/mfiles} --in-place" ;;
+	migratef) echo "$wingen migrate $profile ${mfiles[$2]:-$dir/mfiles} --in-place -j1" ;;
 	replacef) echo "$replace ${mfiles[$2]:-$dir/mfiles} $dir/changed.txt" ;;
 	buildm1) echo "$wingen build $profile -f ${mem:-TMPFS}/$2/files -j1" ;;
 	buildm) echo "$wingen build $profile -f ${mem:-TMPFS}/$2/files" ;;
-	migratem) echo "$wingen migrate $profile ${mem:-TMPFS}/$2/mfiles --in-place" ;;
+	migratem) echo "$wingen migrate $profile ${mem:-TMPFS}/$2/mfiles --in-place -j1" ;;
+	migratemj) echo "$wingen migrate $profile ${mem:-TMPFS}/$2/mfiles --in-place" ;;
 	fn) echo "$wingen fn" ;;	# stdin: stdin_for
 	esac
 }
@@ -285,11 +306,11 @@ prepare() {
 		mfiles[$2]=$dir/mfiles.${mcopies[$2]}
 		cp -r "$dir/files" "${mfiles[$2]}"
 		wait_inode_quiet "$dir" ;;
-	buildm1|buildm|migratem)
+	buildm1|buildm|migratem|migratemj)
 		split_files "$dir"
 		mkdir -p "$mem/$2"
 		[ -d "$mem/$2/files" ] || cp -r "$dir/files" "$mem/$2/files"
-		if [ "$tool" = migratem ]; then
+		if [ "$tool" != buildm1 ] && [ "$tool" != buildm ]; then
 			rm -rf "$mem/$2/mfiles"
 			cp -r "$mem/$2/files" "$mem/$2/mfiles"
 		fi ;;
@@ -320,7 +341,7 @@ tools_for() {
 	echo floor fmt fmt1 build build1 check migrate mdiff fn buildf1 buildf \
 		migratef replacef
 	if mem_fits "$1"; then
-		echo buildm1 buildm migratem
+		echo buildm1 buildm migratem migratemj
 	fi
 	if $have_kubectl && [[ $kustomize_sizes == *" $1 "* ]]; then
 		echo kustomize
@@ -335,11 +356,12 @@ label() {
 	mdiff) echo "migrate --diff" ;;
 	buildf1) echo "build -j1, a file an object" ;;
 	buildf) echo "build, a file an object" ;;
-	migratef) echo "migrate, a file an object" ;;
+	migratef) echo "migrate -j1, a file an object" ;;
 	replacef) echo "replace (filesystem floor), a file an object" ;;
 	buildm1) echo "build -j1, a file an object, in memory" ;;
 	buildm) echo "build, a file an object, in memory" ;;
-	migratem) echo "migrate, a file an object, in memory" ;;
+	migratem) echo "migrate -j1, a file an object, in memory" ;;
+	migratemj) echo "migrate, a file an object, in memory" ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -427,10 +449,9 @@ done
 for s in "${sizes[@]}"; do	# after every timed run (see prepare)
 	rm -rf "$data/$s"/mfiles "$data/$s"/mfiles.*
 done
-if $have_valgrind; then
+if $have_valgrind && [[ " ${sizes[*]} " == *" 1k "* ]]; then
 	for tool in floor fmt fmt1 build build1; do
 		note "1k $(label "$tool"): callgrind"
-		[ -f "$data/1k/stream.yaml" ] || "$gen" 1000 >"$data/1k/stream.yaml"
 		ir[$tool]=$(instructions "$(command_for "$tool" 1k)")
 	done
 fi
@@ -527,7 +548,7 @@ growth() {
 	[ -n "${med[50k:floor]:-}" ] && [ -n "${med[10k:floor]:-}" ] || return 0
 	echo "| tool | time 50k / 10k | CPU 50k / 10k | least CPU 50k / 10k | input 50k / 10k |"
 	echo "|---|---:|---:|---:|---:|"
-	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 buildf migratef replacef buildm1 buildm migratem; do
+	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 buildf migratef replacef buildm1 buildm migratem migratemj; do
 		[ -n "${med[50k:$tool]:-}" ] && [ -n "${med[10k:$tool]:-}" ] \
 			|| continue
 		printf '| %s | %s | %s | %s | %s |\n' "$(label "$tool")" \
@@ -608,6 +629,9 @@ targets() {
 		[ -n "${cpu[$s:buildm]:-}" ] || continue
 		r=$(cpu_lo_ratio "$s:migratem" "$s:buildm")
 		echo "    - against build on its default threads, in memory: $r × (median: $(cpu_ratio "$s:migratem" "$s:buildm") ×) — $(verdict "$r <= 1.5")"
+		[ -n "${cpu[$s:migratemj]:-}" ] || continue
+		r=$(cpu_lo_ratio "$s:migratemj" "$s:buildm")
+		echo "    - both on their default threads, in memory: $r × (median: $(cpu_ratio "$s:migratemj" "$s:buildm") ×) — $(verdict "$r <= 1.5"); wall time, median: migrate $(calc %.3f "${med[$s:migratemj]}") s on threads, $(calc %.3f "${med[$s:migratem]}") s on one ($(calc %.2f "${med[$s:migratem]} / ${med[$s:migratemj]}") × faster)"
 	done
 	if [ -n "${med[50k:check]:-}" ] && [ -n "${med[10k:check]:-}" ]; then
 		for tool in check migrate mdiff fn buildf1 migratef; do
@@ -620,7 +644,7 @@ targets() {
 	for s in "${sizes[@]}"; do
 		case $s in 1k|2k) [ ${#sizes[@]} -gt 1 ] && continue ;; esac
 		for tool in $(tools_for "$s"); do
-			case $tool in floor|kustomize|migrate|mdiff|migratef|buildf1|buildf|replacef|buildm1|buildm|migratem) continue ;; esac
+			case $tool in floor|kustomize|migrate|mdiff|migratef|buildf1|buildf|replacef|buildm1|buildm|migratem|migratemj) continue ;; esac
 			r=$(calc %.2f "${rss[$s:$tool]} * 1024 / $(in_bytes "$s" "$tool")")
 			echo "- $(label "$tool") peak RSS ≤ 3 × its input at $s: $r × — $(verdict "$r <= 3")"
 		done
