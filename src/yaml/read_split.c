@@ -320,7 +320,7 @@ static void *read_pooled(void *arg)
 int wg_read_streams_jobs(struct wg_ctx *ctx, const struct wg_input *ins,
 			 size_t n, struct wg_resources *list, unsigned jobs)
 {
-	struct pool pool = { NULL };
+	struct pool pool = { .pieces = NULL };
 	struct worker workers[MAX_PIECES];
 	pthread_t threads[MAX_PIECES];
 	bool started[MAX_PIECES] = { false };
