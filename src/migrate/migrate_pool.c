@@ -27,7 +27,6 @@ struct loaded {
 	size_t documents;	/* documents read, toward the limit */
 	unsigned worker;	/* the thread that loaded it */
 	int rc;			/* wg_migrate_load()'s */
-	bool done;		/* loaded on a thread */
 	bool said;		/* its load reported something */
 };
 
@@ -45,7 +44,9 @@ struct wg_migrate_pool {
 	char *const *paths;
 	size_t n;
 	struct wg_resources *list;
-	struct loaded *loaded;	/* NULL: loaded serially, as taken */
+	/* NULL: loaded serially, as taken; else every file was loaded (the
+	 * calling thread takes what a thread that did not start left) */
+	struct loaded *loaded;
 	struct worker workers[MAX_THREADS];
 	unsigned nworkers;
 	struct wg_work work;	/* the files not yet loaded */
@@ -75,7 +76,6 @@ static void *load_files(void *arg)
 		l->last = w->list.len;
 		l->documents = ctx.documents;
 		l->said = ctx.log.ndiags > 0 || wg_ctx_failed(&ctx);
-		l->done = true;
 		wg_ctx_release(&ctx);
 	}
 	return NULL;
@@ -143,7 +143,7 @@ int wg_migrate_pool_take(struct wg_migrate_pool *p, size_t i)
 		return wg_migrate_load(ctx, &p->files[i], p->paths[i],
 				       p->list);
 	}
-	if (l->done && l->rc == 0 && !l->said
+	if (l->rc == 0 && !l->said
 	    && ctx->documents <= ctx->limits.max_documents
 	    && l->documents <= ctx->limits.max_documents - ctx->documents) {
 		const struct wg_resources *from = &p->workers[l->worker].list;
@@ -165,8 +165,7 @@ void wg_migrate_pool_end(struct wg_migrate_pool *p)
 		return;
 	/* loaded on a thread, never taken (the caller stopped before) */
 	for (size_t i = p->taken; p->loaded && i < p->n; i++)
-		if (p->loaded[i].done)
-			wg_migrate_file_release(&p->files[i]);
+		wg_migrate_file_release(&p->files[i]);
 	for (unsigned t = 0; t < p->nworkers; t++) {
 		p->workers[t].list.len = 0;	/* taken above, or dropped */
 		wg_resources_take(p->list, &p->workers[t].list);
