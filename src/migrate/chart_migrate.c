@@ -662,7 +662,7 @@ static void map_object(struct run *r, const struct render *rd, size_t i)
 	struct wg_podspec *psb, *psa;
 	struct wg_pathlist done = { 0 };
 	size_t nb, na;
-	struct wg_tdiff_list left = { NULL, 0, 0 };
+	struct wg_tdiff_list left = { .items = NULL };
 	struct wg_pos_map map = { NULL, NULL, 0, 0, NULL };
 	const char *src = source_of(rd, i);
 	const struct wg_chart_tpl *t = wg_chart_tpl_find(&r->c, src);
@@ -778,7 +778,7 @@ static int verify(struct run *r, const struct render *one,
 	}
 	for (size_t i = 0; i < two.list.len; i++) {
 		struct wg_resource *res = two.list.items[i];
-		struct wg_tdiff_list d = { NULL, 0, 0 };
+		struct wg_tdiff_list d = { .items = NULL };
 		long j = find_key(one, two.keys[i]);
 		struct wg_podspec *p2, *p1;
 		size_t n2, n1 = 0;

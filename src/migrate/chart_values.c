@@ -203,7 +203,7 @@ int wg_values_edit_text(const char *text, size_t len,
 	struct wg_node *before = NULL, *after;
 	struct wg_pos_index ix;
 	struct wg_pos_map map = { NULL, NULL, 0, 0, NULL };
-	struct wg_tdiff_list changes = { NULL, 0, 0 };
+	struct wg_tdiff_list changes = { .items = NULL };
 	struct wg_edits edits = { NULL, 0, 0 };
 	struct wg_migrate_refusal refusal;
 	unsigned index;

@@ -541,23 +541,40 @@ static const struct wg_node *doc_before(const struct finisher *fin, size_t d)
 	return pl && pl->file == fin->f && pl->item < 0 ? pl->before : NULL;
 }
 
-/* The position nodes of document d, built when first asked for. */
-static struct wg_pos_node *doc_pos(struct finisher *fin, size_t d)
+/* The position nodes of document d, built when first asked for: in full
+ * only where changes walked, when given (the rest is not looked into). */
+static struct wg_pos_node *doc_pos_for(struct finisher *fin, size_t d,
+				       struct wg_tdiff_list *changes)
 {
+	const struct wg_node **expand = NULL;
+	size_t n = 0;
+
 	if (d >= fin->ix->ndocs)
 		return NULL;
-	if (wg_pos_index_doc_tree(fin->ix, d, doc_before(fin, d))
+	if (changes) {
+		wg_pos_sort_nodes(changes->walked, changes->nwalked);
+		expand = changes->walked;
+		n = changes->nwalked;
+	}
+	if (wg_pos_index_doc_tree_for(fin->ix, d, doc_before(fin, d),
+				      expand, n)
 	    && index_whole(fin))
 		return NULL;
 	return fin->ix->docs[d].root;
 }
 
+static struct wg_pos_node *doc_pos(struct finisher *fin, size_t d)
+{
+	return doc_pos_for(fin, d, NULL);
+}
+
 static struct wg_pos_node *resource_pos(struct finisher *fin,
-					const struct payload *pl)
+					const struct payload *pl,
+					struct wg_tdiff_list *changes)
 {
 	struct wg_pos_node *root;
 
-	root = doc_pos(fin, pl->doc);
+	root = doc_pos_for(fin, pl->doc, changes);
 	if (pl->item >= 0) {
 		struct wg_pos_node *items = NULL;
 
@@ -600,7 +617,7 @@ static void plan_doc(struct finisher *fin, struct docstate *ds,
 	for (size_t i = 0; i < ds->nres; i++) {
 		struct wg_resource *res = ds->res[i];
 		struct payload *pl = res->payload;
-		struct wg_tdiff_list changes = { NULL, 0, 0 };
+		struct wg_tdiff_list changes = { .items = NULL };
 		struct wg_pos_map *map = &fin->map;
 		struct wg_migrate_refusal why;
 		struct wg_pos_node *pos;
@@ -621,7 +638,7 @@ static void plan_doc(struct finisher *fin, struct docstate *ds,
 				  &changes))
 			continue;
 		ds->changed++;
-		pos = resource_pos(fin, pl);
+		pos = resource_pos(fin, pl, &changes);
 		if (!pos) {
 			set_problem(ds, res, "cannot find the object in the "
 				    "text", wg_node_line(pl->before), wg_node_col(pl->before),

@@ -1109,6 +1109,9 @@ struct replay {
 	const uint32_t *far;		/* the next far one */
 	size_t last_end;	/* the end read last (ends are deltas) */
 	size_t line;	/* the line of the last start mark, a search hint */
+	const struct wg_node *root;	/* always built in full */
+	const struct wg_node *const *expand;	/* sorted; NULL: all */
+	size_t nexpand;
 	bool bad;
 };
 
@@ -1287,6 +1290,93 @@ static void replay_end(struct replay *r, struct wg_pos_node *p, size_t k)
 					    hint);
 }
 
+/* Whether collection n is to be built with its items. */
+static bool expanded(const struct replay *r, const struct wg_node *n)
+{
+	size_t lo = 0, hi = r->nexpand;
+
+	if (!r->expand)
+		return true;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->expand[mid] == n)
+			return true;
+		if ((uintptr_t)r->expand[mid] < (uintptr_t)n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/*
+ * The records below collection n (its own included): one for each scalar,
+ * shared keys too, and one for each flow collection, after its items'.
+ * A node a replay would refuse (replay_node()) makes the replay bad here
+ * too, so a stub falls back to the parse exactly where a full replay
+ * would.
+ */
+static size_t records_below(struct replay *r, const struct wg_node *n,
+			    bool key)
+{
+	size_t k, count;
+
+	if (!n || (n->flags & WG_NODE_NEW) || wg_node_tag(n)
+	    || (!wg_node_has_pos(n) && !(key && n->kind == WG_NODE_SCALAR))) {
+		r->bad = true;
+		return 0;
+	}
+	if (n->kind == WG_NODE_SCALAR)
+		return 1;
+	count = n->flags & WG_NODE_FLOW ? 1 : 0;
+	k = n->kind == WG_NODE_MAP ? 2 * (size_t)n->len : n->len;
+	for (size_t i = 0; i < k && !r->bad; i++) {
+		const struct wg_node *c = n->u.items[i];
+
+		/* most children are scalars: no call for them */
+		if (c && c->kind == WG_NODE_SCALAR
+		    && !(c->flags & (WG_NODE_NEW | WG_NODE_EXT))
+		    && (wg_node_has_pos(c) || (n->kind == WG_NODE_MAP
+					       && i % 2 == 0)))
+			count++;
+		else
+			count += records_below(r, c, n->kind == WG_NODE_MAP
+						      && i % 2 == 0);
+	}
+	return count;
+}
+
+/*
+ * Collection n (its start mark read) as a stub: its records are skipped,
+ * the last of them being its end (a block collection ends with its last
+ * item, a flow one at its own record, which comes after its items').
+ */
+static struct wg_pos_node *replay_stub(struct replay *r,
+				       const struct wg_node *n, size_t line,
+				       size_t col, size_t start)
+{
+	struct wg_pos_node *p;
+	size_t count = records_below(r, n, false), end = start;
+
+	if (r->bad || !count) {
+		r->bad = true;
+		return NULL;
+	}
+	for (size_t i = 0; i < count; i++)
+		if (!take_end(r, start, &end)) {
+			r->bad = true;
+			return NULL;
+		}
+	p = replay_new(r, n->kind, line, col, start);
+	p->flags = WG_POS_STUB | (n->flags & WG_NODE_FLOW ? WG_POS_FLOW : 0);
+	p->end = end;
+	if (end > start)
+		p->end_line = (uint32_t)line_from(r->ix, line, end - 1);
+	r->line = p->end_line;
+	return p;
+}
+
 static struct wg_pos_node *replay_node(struct replay *r,
 				       const struct wg_node *n)
 {
@@ -1305,6 +1395,8 @@ static struct wg_pos_node *replay_node(struct replay *r,
 	start = wg_pos_offset(ix, line, col);
 	if (n->kind == WG_NODE_SCALAR)
 		return replay_scalar(r, n, line, col, start);
+	if (n != r->root && !expanded(r, n))
+		return replay_stub(r, n, line, col, start);
 	p = replay_new(r, n->kind, line, col, start);
 	if (n->flags & WG_NODE_FLOW)
 		p->flags |= WG_POS_FLOW;
@@ -1341,9 +1433,11 @@ static struct wg_pos_node *replay_node(struct replay *r,
 	return p;
 }
 
-/* Builds document d's nodes from the scan's records and tree root. */
+/* Builds document d's nodes from the scan's records and tree root:
+ * every node, or stubs beside expand (wg_pos_index_doc_tree_for()). */
 static int replay_doc(struct wg_pos_index *ix, size_t d,
-		      const struct wg_node *root)
+		      const struct wg_node *root,
+		      const struct wg_node *const *expand, size_t nexpand)
 {
 	const struct wg_pos_doc *doc = &ix->docs[d];
 	struct replay r = {
@@ -1352,6 +1446,9 @@ static int replay_doc(struct wg_pos_index *ix, size_t d,
 		.stop = ix->ends + doc->rec_end,
 		.far = ix->far ? ix->far + doc->far_first : NULL,
 		.last_end = doc->start,
+		.root = root,
+		.expand = expand,
+		.nexpand = nexpand,
 	};
 	struct wg_pos_node *p = replay_node(&r, root);
 
@@ -1365,13 +1462,34 @@ static int replay_doc(struct wg_pos_index *ix, size_t d,
 int wg_pos_index_doc_tree(struct wg_pos_index *ix, size_t d,
 			  const struct wg_node *root)
 {
+	return wg_pos_index_doc_tree_for(ix, d, root, NULL, 0);
+}
+
+static int by_address(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const struct wg_node *const *)a;
+	uintptr_t y = (uintptr_t)*(const struct wg_node *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void wg_pos_sort_nodes(const struct wg_node **nodes, size_t n)
+{
+	if (n > 1)
+		qsort(nodes, n, sizeof(*nodes), by_address);
+}
+
+int wg_pos_index_doc_tree_for(struct wg_pos_index *ix, size_t d,
+			      const struct wg_node *root,
+			      const struct wg_node *const *expand, size_t n)
+{
 	if (d >= ix->ndocs)
 		return -1;
 	if (ix->docs[d].indexed)
 		return 0;
 	if (root && ix->docs[d].recorded) {
 		drop_doc(ix);
-		if (replay_doc(ix, d, root) == 0) {
+		if (replay_doc(ix, d, root, expand, n) == 0) {
 			ix->doc_built = d;
 			ix->replayed++;
 			return 0;
@@ -1511,7 +1629,8 @@ void wg_pos_map_add_tree(struct wg_pos_map *m, const struct wg_node *tree,
 			 struct wg_pos_node *pos)
 {
 	map_put(m, tree, pos);
-	if (pos->kind == WG_POS_ALIAS || pos->kind != tree->kind)
+	if (pos->kind == WG_POS_ALIAS || pos->kind != tree->kind
+	    || (pos->flags & WG_POS_STUB))
 		return;
 	if (tree->kind == WG_NODE_SEQ) {
 		for (size_t i = 0; i < tree->len && i < pos->len; i++)

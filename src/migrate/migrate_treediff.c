@@ -395,6 +395,8 @@ static void diff_node(struct differ *d, const struct wg_node *parent,
 			replace(d, parent, index, before, after);
 		return;
 	}
+	WG_GROW(d->out->walked, d->out->walked_cap, d->out->nwalked + 1);
+	d->out->walked[d->out->nwalked++] = before;
 	if (before->kind == WG_NODE_MAP)
 		diff_map(d, parent, index, before, after);
 	else
@@ -416,5 +418,6 @@ size_t wg_tree_diff(struct wg_arena *arena, const struct wg_node *before,
 void wg_tdiff_list_release(struct wg_tdiff_list *list)
 {
 	free(list->items);
+	free(list->walked);
 	memset(list, 0, sizeof(*list));
 }

@@ -327,6 +327,111 @@ static int scan_input(const struct wg_input *in, struct wg_ctx *ctx,
 
 /* Documents built from a scan's records, over every text compared. */
 static size_t replayed_docs;
+static size_t stub_docs;	/* documents replayed with a stub */
+
+/*
+ * A replay with stubs (wg_pos_index_doc_tree_for) against the whole-text
+ * index: every node built is the whole index's, and a stub is its
+ * collection's span, position and flow flag, with no items.
+ */
+static void same_or_stub(const struct wg_pos_index *wx,
+			 const struct wg_pos_node *a,
+			 const struct wg_pos_node *b, const char *what,
+			 size_t *stubs)
+{
+	size_t k;
+
+	if (!(a->flags & WG_POS_STUB)) {
+		ck_assert_msg(a->kind == b->kind && a->flags == b->flags
+			      && a->len == b->len && a->start == b->start
+			      && a->end == b->end
+			      && a->end_line == b->end_line,
+			      "%s: built node at %u:%u differs", what, a->line,
+			      a->col);
+		k = a->kind == WG_NODE_MAP ? 2 * (size_t)a->len
+		    : a->kind == WG_NODE_SEQ ? a->len : 0;
+		for (size_t i = 0; i < k; i++) {
+			ck_assert_ptr_eq(a->items[i]->parent, a);
+			same_or_stub(wx, a->items[i], b->items[i], what, stubs);
+		}
+		return;
+	}
+	(*stubs)++;
+	ck_assert_msg(a->kind == b->kind && a->kind != WG_NODE_SCALAR
+		      && a->line == b->line && a->col == b->col
+		      && a->start == b->start && a->end == b->end
+		      && a->end_line == b->end_line
+		      && (a->flags & WG_POS_FLOW) == (b->flags & WG_POS_FLOW)
+		      && a->len == 0 && !a->items && !a->dashes,
+		      "%s: stub at %u:%u differs (span %zu-%zu / %zu-%zu, end "
+		      "line %u/%u)", what, a->line, a->col, a->start, a->end,
+		      b->start, b->end, a->end_line, b->end_line);
+}
+
+/* The collections of tree, parents first, into *out. */
+static void collections(const struct wg_node *n, const struct wg_node ***out,
+			size_t *len, size_t *cap)
+{
+	size_t k;
+
+	if (!n || n->kind == WG_NODE_SCALAR)
+		return;
+	WG_GROW(*out, *cap, *len + 1);
+	(*out)[(*len)++] = n;
+	k = n->kind == WG_NODE_MAP ? 2 * (size_t)n->len : n->len;
+	for (size_t i = 0; i < k; i++)
+		collections(n->u.items[i], out, len, cap);
+}
+
+/*
+ * Document d of scan sc replayed with stubs, three ways: nothing expanded
+ * but the root, every other collection expanded (in tree order), and
+ * every collection expanded; each held against the whole index.
+ */
+static void stubs_agree(struct wg_pos_index *sc,
+			const struct wg_pos_index *whole, size_t d,
+			const struct wg_node *tree, const char *what)
+{
+	const struct wg_node **all = NULL, **some;
+	size_t n = 0, cap = 0, nsome = 0;
+
+	if (!tree || !sc->docs[d].recorded)
+		return;
+	collections(tree, &all, &n, &cap);
+	some = wg_xcalloc(n + 1, sizeof(*some));
+	for (size_t i = 0; i < n; i += 2)
+		some[nsome++] = all[i];
+	wg_pos_sort_nodes(some, nsome);
+	wg_pos_sort_nodes(all, n);
+	for (int round = 0; round < 3; round++) {
+		const struct wg_node *const *expand = round == 0 ? some
+						      : round == 1 ? some
+								   : all;
+		size_t nexpand = round == 0 ? 0 : round == 1 ? nsome : n;
+		size_t before = sc->replayed, stubs = 0;
+
+		wg_pos_index_drop_nodes(sc);
+		sc->docs[d].indexed = false;
+		ck_assert_msg(wg_pos_index_doc_tree_for(sc, d, tree, expand,
+							nexpand) == 0,
+			      "%s: document %zu with stubs does not index",
+			      what, d);
+		if (sc->replayed == before)
+			continue;	/* parsed (a shared key's source) */
+		same_or_stub(whole, sc->docs[d].root, whole->docs[d].root,
+			     what, &stubs);
+		/* the root is always built; with all expanded, no stub */
+		ck_assert(!(sc->docs[d].root->flags & WG_POS_STUB));
+		if (round == 2)
+			ck_assert_uint_eq(stubs, 0);
+		if (round == 0)
+			stub_docs += stubs > 0;
+	}
+	wg_pos_index_drop_nodes(sc);
+	sc->docs[d].indexed = false;
+	free(some);
+	free(all);
+}
 
 /*
  * Scans the reader's events over in, then builds each document's nodes
@@ -386,6 +491,14 @@ static bool scan_agrees(const struct wg_input *in, const char *what)
 		same_nodes(&whole, sc.docs[d].root, whole.docs[d].root, what);
 		for (size_t o = 0; o < sc.ndocs; o++)	/* one at a time */
 			ck_assert(sc.docs[o].indexed == (o == d));
+	}
+	{
+		size_t replayed = sc.replayed;	/* counted below alone */
+
+		for (size_t d = 0; d < sc.ndocs; d++)
+			stubs_agree(&sc, &whole, d,
+				    d < nroots ? roots[d] : NULL, what);
+		sc.replayed = replayed;
 	}
 	for (size_t n = 0; n < 2 * sc.ndocs; n++) {
 		size_t d = n < sc.ndocs ? sc.ndocs - 1 - n : n - sc.ndocs;
@@ -464,11 +577,14 @@ START_TEST(scan_and_documents_match_the_whole_index)
 	};
 
 	replayed_docs = 0;
+	stub_docs = 0;
 	for (size_t i = 0; i < sizeof(texts) / sizeof(*texts); i++)
 		ck_assert_msg(scan_agrees_text(texts[i]), "text %zu does not "
 			      "read", i);
 	/* the plain ones were built from records, not parsed again */
 	ck_assert_uint_eq(replayed_docs, 2 * 27);	/* 27 documents, twice */
+	/* and those with a collection below the root, with stubs too */
+	ck_assert_uint_ge(stub_docs, 10);
 }
 END_TEST
 
@@ -628,10 +744,12 @@ START_TEST(scan_matches_on_the_corpus)
 	size_t agreed = 0, files;
 
 	replayed_docs = 0;
+	stub_docs = 0;
 	files = t_each_corpus_file(corpus_file_agrees, &agreed);
 	/* most of the corpus reads (a few files are broken on purpose) */
 	ck_assert_uint_ge(agreed * 2, files);
 	ck_assert_uint_ge(replayed_docs, agreed);
+	ck_assert_uint_ge(stub_docs, agreed);
 }
 END_TEST
 

@@ -96,6 +96,57 @@ START_TEST(keys_added_removed_replaced)
 }
 END_TEST
 
+/* Whether n is among the collections the last diff walked. */
+static bool walked(const struct wg_node *n)
+{
+	for (size_t i = 0; i < changes.nwalked; i++)
+		if (changes.walked[i] == n)
+			return true;
+	return false;
+}
+
+START_TEST(walks_only_what_the_edits_touched)
+{
+	struct wg_node_journal *j = wg_node_journal_new();
+	struct wg_node *spec;
+
+	setup_text("spec:\n  tpl:\n    pod:\n      c: [x, y]\n      d: 1\n"
+		   "  other:\n    deep: {e: f}\nlist:\n- g: h\n");
+	spec = get("spec");
+	/* the before-tree of a journal, as migrate makes it: what the
+	 * edits did not touch is shared with after */
+	wg_node_journal_start(j);
+	wg_map_set(&list.arena, get("spec.tpl.pod"), "sel", str("win"));
+	wg_node_journal_stop();
+	before = (struct wg_node *)wg_node_journal_before(j, &list.arena,
+							 after);
+	ck_assert_uint_eq(diff(), 1);
+	ck_assert_ptr_eq(changes.items[0].parent,
+			 wg_path_get(before, "spec.tpl.pod"));
+	/* the change's parent and every collection above it */
+	ck_assert_uint_eq(changes.nwalked, 4);
+	ck_assert(walked(before));
+	ck_assert(walked(wg_path_get(before, "spec")));
+	ck_assert(walked(wg_path_get(before, "spec.tpl")));
+	ck_assert(walked(wg_path_get(before, "spec.tpl.pod")));
+	/* shared subtrees are not walked: other, list, pod.c */
+	ck_assert_ptr_eq(wg_path_get(before, "spec.other"),
+			 wg_map_get(spec, "other"));
+	ck_assert(!walked(wg_map_get(spec, "other")));
+	ck_assert(!walked(get("list")));
+	ck_assert(!walked(get("spec.tpl.pod.c")));
+	/* a deep copy shares nothing: every block collection is walked
+	 * (a flow one is compared whole) */
+	wg_map_delete(get("spec.tpl.pod"), "sel");
+	before = wg_node_clone(&list.arena, after);
+	ck_assert_uint_eq(diff(), 0);
+	ck_assert_uint_eq(changes.nwalked, 7);
+	ck_assert(walked(wg_path_get(before, "list.[0]")));
+	ck_assert(!walked(wg_path_get(before, "spec.other.deep")));
+	wg_node_journal_free(j);
+}
+END_TEST
+
 START_TEST(sequences_by_item_identity)
 {
 	const struct wg_tdiff *c;
@@ -220,6 +271,7 @@ static Suite *treediff_suite(void)
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, no_change_no_diff);
 	tcase_add_test(tc, keys_added_removed_replaced);
+	tcase_add_test(tc, walks_only_what_the_edits_touched);
 	tcase_add_test(tc, sequences_by_item_identity);
 	tcase_add_test(tc, equal_new_items_match_old_ones);
 	tcase_add_test(tc, collections_replaced_whole);

@@ -52,6 +52,8 @@ enum {
 	WG_POS_ANCHOR = 1 << 1,	/* carries "&name" */
 	WG_POS_TAG = 1 << 2,	/* carries an explicit tag */
 	WG_POS_MERGE = 1 << 3,	/* mapping with a "<<" key */
+	WG_POS_STUB = 1 << 4,	/* a collection's span alone: len 0, no
+				   items (wg_pos_index_doc_tree's expand) */
 };
 
 struct wg_pos_node {
@@ -206,6 +208,23 @@ int wg_pos_index_doc_tree(struct wg_pos_index *ix, size_t d,
 			  const struct wg_node *root);
 
 /*
+ * The same, with the nodes of a replay built in full only where they are
+ * needed: below root, a collection of root's tree that is not among
+ * expand[0..n) (sorted by address, as wg_pos_sort_nodes() sorts them) is
+ * a WG_POS_STUB node, its span, kind, position and flow flag without
+ * items, and what lies below it is skipped in the records.  expand is
+ * what wg_tree_diff() walked: the edits' parents and the collections
+ * above them, whose children the plan and the read-back look at.  NULL
+ * builds every node.  A parsed document (no replay) is always whole.
+ */
+int wg_pos_index_doc_tree_for(struct wg_pos_index *ix, size_t d,
+			      const struct wg_node *root,
+			      const struct wg_node *const *expand, size_t n);
+
+/* Sorts nodes[0..n) by address, for wg_pos_index_doc_tree_for(). */
+void wg_pos_sort_nodes(const struct wg_node **nodes, size_t n);
+
+/*
  * Forgets the nodes of the document built last (of a scanned index) and
  * frees their memory; the lines and documents stay, so the index can
  * build nodes again.  For a run that keeps many files' indexes while it
@@ -317,13 +336,19 @@ struct wg_tdiff {
 struct wg_tdiff_list {
 	struct wg_tdiff *items;
 	size_t len, cap;
+	/* the before-tree collections compared child by child (kept whole
+	   or changed, every one above a change): heap */
+	const struct wg_node **walked;
+	size_t nwalked, walked_cap;
 };
 
 /*
  * Appends the changes that turn before into after to out: for each
  * collection its removals first, then additions and deeper changes in
  * after order.  Paths are allocated in arena.  Returns the number of
- * changes.
+ * changes.  The collections of before it walked into go to out->walked:
+ * every change's parent and the collections above it (a subtree the
+ * trees share is not walked).
  */
 size_t wg_tree_diff(struct wg_arena *arena, const struct wg_node *before,
 		    const struct wg_node *after, struct wg_tdiff_list *out);
