@@ -831,11 +831,58 @@ static void scan_doc_start(struct wg_pos_scan *s, const struct pev *v)
 	s->nframes = 0;
 }
 
+/*
+ * A scalar, the most common event, with what the scan needs of it and no
+ * more: its end (the record), its start line (a key's line) and, only
+ * when it spans lines, its start and the line of its last byte (the
+ * lines inside it).  What scan_event() does with pev_of()'s whole event.
+ */
+static void scan_scalar(struct wg_pos_scan *s, const yaml_event_t *e)
+{
+	struct builder *b = &s->b;
+	struct scan_frame *p = scan_top(s);
+	struct pev v;
+
+	v.type = YAML_SCALAR_EVENT;
+	v.line = (uint32_t)(b->line0 + e->start_mark.line);
+	v.end = mark_offset(b, &e->end_mark);
+	v.style = e->data.scalar.style;
+	v.anchor = e->data.scalar.anchor != NULL;
+	v.tag = e->data.scalar.tag != NULL;
+	v.value = (const char *)e->data.scalar.value;
+	v.length = e->data.scalar.length;
+	record(b, e, &v, p && p->flow);
+	/* scan_node_start(): a scalar only ever notes its key's line */
+	if (p && !p->flow && p->map && p->count % 2 == 0)
+		p->key_line = v.line;
+	if (e->end_mark.line != e->start_mark.line) {
+		v.start = mark_offset(b, &e->start_mark);
+		mark_in_scalar(b->ix, v.line,
+			       end_line_of(b->ix, v.start, v.end, v.line,
+					   b->line0 + e->end_mark.line));
+	}
+	scan_node_done(s, v.end);
+}
+
 static void scan_event(struct wg_pos_scan *s, const yaml_event_t *e)
 {
 	struct builder *b = &s->b;
 	struct pev v;
 
+	if (e->type == YAML_SCALAR_EVENT) {
+		scan_scalar(s, e);
+		return;
+	}
+	/* the end of a block collection: it ends with its last child, and
+	 * leaves no record (record(), scan_end()) */
+	if ((e->type == YAML_MAPPING_END_EVENT
+	     || e->type == YAML_SEQUENCE_END_EVENT)
+	    && s->nframes && !s->frames[s->nframes - 1].flow) {
+		size_t end = s->frames[--s->nframes].end;
+
+		scan_node_done(s, end);
+		return;
+	}
 	pev_of(b, e, &v);
 	/* before the end pops its frame */
 	record(b, e, &v, s->nframes && s->frames[s->nframes - 1].flow);
