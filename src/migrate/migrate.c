@@ -635,8 +635,10 @@ static void plan_doc(struct finisher *fin, struct docstate *ds,
 			continue;
 		}
 		if (!wg_tree_diff(&fin->arena, pl->before, res->root,
-				  &changes))
+				  &changes)) {
+			wg_tdiff_list_release(&changes);	/* walked */
 			continue;
+		}
 		ds->changed++;
 		pos = resource_pos(fin, pl, &changes);
 		if (!pos) {
