@@ -115,7 +115,7 @@ if $broad; then
 fi
 # a pass over some sizes only leaves the full pass's results alone
 if [ -n "$only_sizes" ]; then
-	results=$root/bench/data/RESULTS$($broad && echo -broad)-sizes.md
+	results=$root/bench/data/RESULTS$($broad && echo -broad || true)-sizes.md
 fi
 profile=$root/bench/profile-3builds.yaml
 mkdir -p "$data"
