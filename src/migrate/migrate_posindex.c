@@ -1098,6 +1098,7 @@ static void drop_doc(struct wg_pos_index *ix)
 		return;
 	ix->docs[ix->doc_built].root = NULL;
 	ix->docs[ix->doc_built].indexed = false;
+	ix->docs[ix->doc_built].stubs = false;
 	ix->doc_built = SIZE_MAX;
 	wg_arena_clear(&ix->arena);
 }
@@ -1532,11 +1533,15 @@ int wg_pos_index_doc_tree_for(struct wg_pos_index *ix, size_t d,
 {
 	if (d >= ix->ndocs)
 		return -1;
-	if (ix->docs[d].indexed)
-		return 0;
+	if (ix->docs[d].indexed) {
+		if (expand || !ix->docs[d].stubs)
+			return 0;
+		drop_doc(ix);	/* built with stubs, now asked whole */
+	}
 	if (root && ix->docs[d].recorded) {
 		drop_doc(ix);
 		if (replay_doc(ix, d, root, expand, n) == 0) {
+			ix->docs[d].stubs = expand != NULL;
 			ix->doc_built = d;
 			ix->replayed++;
 			return 0;

@@ -84,6 +84,7 @@ struct wg_pos_doc {
 	size_t start;		/* the "---" or the first content byte */
 	bool explicit_start;
 	bool indexed;		/* its nodes are built (root is right) */
+	bool stubs;		/* built with stubs (an expand set) */
 	bool recorded;		/* a scan kept what its tree lacks:
 				   ends[rec_first, rec_end), the first of
 				   them far[far_first] when far */
@@ -215,7 +216,10 @@ int wg_pos_index_doc_tree(struct wg_pos_index *ix, size_t d,
  * items, and what lies below it is skipped in the records.  expand is
  * what wg_tree_diff() walked: the edits' parents and the collections
  * above them, whose children the plan and the read-back look at.  NULL
- * builds every node.  A parsed document (no replay) is always whole.
+ * builds every node.  A parsed document (no replay) is always whole.  A
+ * document built already is kept, except one built with stubs and now
+ * asked for whole (expand NULL, or wg_pos_index_doc_tree()): it is built
+ * again in full.
  */
 int wg_pos_index_doc_tree_for(struct wg_pos_index *ix, size_t d,
 			      const struct wg_node *root,
