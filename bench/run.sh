@@ -39,7 +39,7 @@
 #               --resourcelist, the profile as its functionConfig)
 #   kustomize   kubectl kustomize with bench/kustomize/ (1k and 2k only:
 #               it grows quadratically)
-# and reports wall and CPU time, MB/s, peak RSS (GNU time, every run),
+# and reports wall and CPU time, MB/s, peak RSS (bench/cputime, every run),
 # the ratios build/floor, fmt/floor and kustomize/build, the 10k->50k
 # growth, and callgrind instruction counts on the 1k stream.  It prints
 # the tables and writes bench/RESULTS.md.
@@ -126,9 +126,13 @@ note() { echo "run.sh: $*" >&2; }
 if [ ! -f "$build/CMakeCache.txt" ]; then
 	note "configuring $build (Release)"
 	cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+else
+	# configured again: a target added since (bench_cputime in session
+	# 19) is unknown to a build tree until cmake runs
+	cmake "$build" >/dev/null
 fi
 cmake --build "$build" -j2 --target wingen bench_gen bench_floor bench_replace \
-	>/dev/null
+	bench_cputime >/dev/null
 build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")
 [ "$build_type" = Release ] \
 	|| note "warning: $build is a '$build_type' build, not Release"
@@ -136,11 +140,11 @@ wingen=$build/wingen
 gen=$build/bench/gen
 floor=$build/bench/floor
 replace=$build/bench/replace
+# CPU time to the microsecond: GNU time prints 10 ms steps (bench/cputime.c)
+timecmd=$build/bench/cputime
 
 # ---- tools ---------------------------------------------------------------
 have() { command -v "$1" >/dev/null 2>&1; }
-timecmd=/usr/bin/time
-[ -x "$timecmd" ] || { note "error: /usr/bin/time is missing (apt-get install time)"; exit 1; }
 have_kubectl=false
 have kubectl && have_kubectl=true
 $have_kubectl || note "kubectl not found: kustomize is not measured"
@@ -372,13 +376,13 @@ median() {
 		print NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2 }'
 }
 
-# One run of a tool under GNU time: appends wall seconds, CPU seconds
+# One run of a tool under bench/cputime: appends wall seconds, CPU seconds
 # (user + system) and peak RSS (KB) to the samples of key.
 declare -A s_wall s_cpu s_rss s_err
 run_once() {
 	local key=$1 cmd=$2 t0 t1 u sy m
 	t0=$(date +%s%N)
-	if ! "$timecmd" -f '%U %S %M' -o "$data/time.out" $cmd \
+	if ! "$timecmd" "$data/time.out" $cmd \
 			<"$(stdin_for "$key")" >/dev/null 2>"$data/run.err"; then
 		note "error: '$cmd' failed:"
 		cat "$data/run.err" "$data/time.out" >&2
@@ -387,7 +391,7 @@ run_once() {
 	t1=$(date +%s%N)
 	read -r u sy m < <(tail -n1 "$data/time.out")
 	s_wall[$key]+="$(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.6f", d / 1e9 }') "
-	s_cpu[$key]+="$(awk -v a="$u" -v b="$sy" 'BEGIN { print a + b }') "
+	s_cpu[$key]+="$(awk -v a="$u" -v b="$sy" 'BEGIN { printf "%.6f", a + b }') "
 	s_rss[$key]+="$m "
 	s_err[$key]=$(wc -c <"$data/run.err")
 }
@@ -671,7 +675,7 @@ machine() {
 	echo "- wingen: $($wingen version 2>/dev/null | head -n1), $build_type build of $src ($rev)"
 	echo "- libyaml $(pkg-config --modversion yaml-0.1 2>/dev/null); ${cc:-cc}: $(${cc:-cc} --version | head -n1)"
 	$have_kubectl && echo "- $(kubectl version --client 2>/dev/null | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
-	echo "- timing: $runs rounds after 1 warm-up round (kustomize: none), the tools taking turns; wall time by date +%s%N around GNU time, which gives CPU time and peak RSS of every run"
+	echo "- timing: $runs rounds after 1 warm-up round (kustomize: none), the tools taking turns; wall time by date +%s%N around bench/cputime, which gives CPU time (to the microsecond) and peak RSS of every run"
 	$have_valgrind && echo "- $(valgrind --version)"
 	return 0
 }
@@ -682,7 +686,7 @@ commands() {
 	for tool in floor fmt fmt1 build build1 check migrate mdiff fn buildf1 migratef replacef buildm1 buildm migratem kustomize; do
 		mem=TMPFS command_for "$tool" SIZE | sed "s|$build/|BUILD/|g; s|$root/||g"
 	done
-	echo "/usr/bin/time -f '%U %S %M' COMMAND   # CPU time, peak RSS"
+	echo "BUILD/bench/cputime OUT COMMAND   # CPU time, peak RSS (wait4)"
 	echo "valgrind --tool=callgrind COMMAND  # on the 1k stream"
 	echo '```'
 	echo "BUILD is \`${build#$root/}\`; every command writes to /dev/null."
