@@ -1534,9 +1534,11 @@ int wg_pos_index_doc_tree_for(struct wg_pos_index *ix, size_t d,
 	if (d >= ix->ndocs)
 		return -1;
 	if (ix->docs[d].indexed) {
-		if (expand || !ix->docs[d].stubs)
+		if (!ix->docs[d].stubs)
 			return 0;
-		drop_doc(ix);	/* built with stubs, now asked whole */
+		/* its stubs are another call's: what this one needs may
+		 * be a stub there (the plan asks once a document) */
+		drop_doc(ix);
 	}
 	if (root && ix->docs[d].recorded) {
 		drop_doc(ix);

@@ -432,6 +432,20 @@ static void stubs_agree(struct wg_pos_index *sc,
 			same_or_stub(whole, sc->docs[d].root,
 				     whole->docs[d].root, what, &stubs);
 			ck_assert_uint_eq(stubs, 0);
+			/* with stubs again, then asked with another expand
+			 * set (every collection): built again for it */
+			wg_pos_index_drop_nodes(sc);
+			sc->docs[d].indexed = false;
+			ck_assert_int_eq(wg_pos_index_doc_tree_for(sc, d, tree,
+								   some, 0),
+					 0);
+			ck_assert_int_eq(wg_pos_index_doc_tree_for(sc, d, tree,
+								   all, n),
+					 0);
+			stubs = 0;
+			same_or_stub(whole, sc->docs[d].root,
+				     whole->docs[d].root, what, &stubs);
+			ck_assert_uint_eq(stubs, 0);
 		}
 	}
 	wg_pos_index_drop_nodes(sc);

@@ -217,9 +217,9 @@ int wg_pos_index_doc_tree(struct wg_pos_index *ix, size_t d,
  * what wg_tree_diff() walked: the edits' parents and the collections
  * above them, whose children the plan and the read-back look at.  NULL
  * builds every node.  A parsed document (no replay) is always whole.  A
- * document built already is kept, except one built with stubs and now
- * asked for whole (expand NULL, or wg_pos_index_doc_tree()): it is built
- * again in full.
+ * document built already in full is kept; one built with stubs serves
+ * only the call that built it, and any later call (whole, as
+ * wg_pos_index_doc_tree(), or with its own expand) builds it again.
  */
 int wg_pos_index_doc_tree_for(struct wg_pos_index *ix, size_t d,
 			      const struct wg_node *root,
