@@ -5,8 +5,9 @@
  *   cputime OUT CMD [ARG...]
  *
  * Runs CMD with this program's standard streams, waits for it with
- * wait4(), and writes to the file OUT one line: user seconds, system
- * seconds (six decimals each) and peak RSS in KiB, space-separated.
+ * wait4(), and writes to the file OUT (made or truncated once CMD ends)
+ * one line: user seconds, system seconds (six decimals each) and peak RSS
+ * in KiB, space-separated.
  *
  * Why not GNU time: its %U and %S print two decimals, a 10 ms step.  The
  * bench's 1k and 2k runs take 60-300 ms of CPU, so one step was 3-17% of a
