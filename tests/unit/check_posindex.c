@@ -383,6 +383,18 @@ static void collections(const struct wg_node *n, const struct wg_node ***out,
 		collections(n->u.items[i], out, len, cap);
 }
 
+/* Document d of sc as built now: every node the whole index's, no stub. */
+static void no_stub(const struct wg_pos_index *sc,
+		    const struct wg_pos_index *whole, size_t d,
+		    const char *what)
+{
+	size_t stubs = 0;
+
+	same_or_stub(whole, sc->docs[d].root, whole->docs[d].root, what,
+		     &stubs);
+	ck_assert_uint_eq(stubs, 0);
+}
+
 /*
  * Document d of scan sc replayed with stubs, three ways: nothing expanded
  * but the root, every other collection expanded (in tree order), and
@@ -428,10 +440,7 @@ static void stubs_agree(struct wg_pos_index *sc,
 			stub_docs += stubs > 0;
 			/* asked whole now: built again, with no stub */
 			ck_assert_int_eq(wg_pos_index_doc_tree(sc, d, tree), 0);
-			stubs = 0;
-			same_or_stub(whole, sc->docs[d].root,
-				     whole->docs[d].root, what, &stubs);
-			ck_assert_uint_eq(stubs, 0);
+			no_stub(sc, whole, d, what);
 			/* with stubs again, then asked with another expand
 			 * set (every collection): built again for it */
 			wg_pos_index_drop_nodes(sc);
@@ -442,10 +451,7 @@ static void stubs_agree(struct wg_pos_index *sc,
 			ck_assert_int_eq(wg_pos_index_doc_tree_for(sc, d, tree,
 								   all, n),
 					 0);
-			stubs = 0;
-			same_or_stub(whole, sc->docs[d].root,
-				     whole->docs[d].root, what, &stubs);
-			ck_assert_uint_eq(stubs, 0);
+			no_stub(sc, whole, d, what);
 		}
 	}
 	wg_pos_index_drop_nodes(sc);
