@@ -11,7 +11,9 @@
 # one heading level down.  Everything before that section is kept byte
 # for byte, so folding twice gives the same file.  The result is written
 # to a temporary beside RESULTS.md and renamed over it: a failure leaves
-# RESULTS.md as it was.  Exit 0, or 1 with one line on stderr.
+# RESULTS.md as it was.  Both files must begin as run.sh's results do
+# ("# wingen benchmark results"); any other file is refused, untouched.
+# Exit 0, or 1 with one line on stderr.
 # bench/run.sh calls it after each full pass of either stream.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +25,12 @@ die() { echo "bench/fold-broad.sh: error: $*" >&2; exit 1; }
 
 [ -f "$results" ] || die "$results: no such file"
 [ -f "$broad" ] || die "$broad: no such file (run bench/run.sh --broad)"
+# Both must be what run.sh writes (its report's first line): a fold
+# never appends to some other file given by mistake.
+for f in "$results" "$broad"; do
+	[ "$(head -n1 "$f")" = '# wingen benchmark results' ] \
+		|| die "$f: not a bench/run.sh result (its first line is not \"# wingen benchmark results\")"
+done
 
 # The broad pass's part: its notes, what it measured, and the sections
 # that carry verdicts, each "## X" made "### X".

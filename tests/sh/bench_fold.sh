@@ -111,7 +111,7 @@ grep -qF '| build -j1 | 4.77 |' gen.md && no "the old pass is still in"
 
 # Bad input: exit 1, one line naming the file, RESULTS.md untouched.
 cp gen.md kept.md
-printf '# not a result\n' >bad.md
+printf '# wingen benchmark results\n\nno targets\n' >bad.md
 "$fold" gen.md bad.md 2>err; rc=$?
 [ $rc = 1 ] || no "a file with no targets exited $rc"
 grep -q 'bad.md: not a bench/run.sh result' err || no "unclear: $(cat err)"
@@ -119,6 +119,13 @@ grep -q 'bad.md: not a bench/run.sh result' err || no "unclear: $(cat err)"
 "$fold" gen.md missing.md 2>err; rc=$?
 [ $rc = 1 ] && grep -q 'missing.md: no such file' err \
 	|| no "a missing broad file: exit $rc, $(cat err)"
+# Another file given as RESULTS.md (a mistake): refused, untouched.
+printf 'file\trepo\n' >other.tsv
+cp other.tsv other.kept
+"$fold" other.tsv broad.md 2>err; rc=$?
+[ $rc = 1 ] && grep -q 'other.tsv: not a bench/run.sh result' err \
+	|| no "another file as RESULTS.md: exit $rc, $(cat err)"
+cmp -s other.tsv other.kept || no "another file given as RESULTS.md was changed"
 cmp -s gen.md kept.md || no "RESULTS.md changed on bad input"
 ls gen.md.* >/dev/null 2>&1 && no "a temporary left behind"
 

@@ -1,5 +1,6 @@
 # Shared by the suites that work in a scratch folder (build_jobs.sh,
-# migrate_jobs.sh, bench_cputime.sh).  Source it; it runs nothing.
+# migrate_jobs.sh, bench_cputime.sh, bench_fold.sh).  Source it; it runs
+# nothing.
 
 # suite_scratch: a new folder $tmp, removed when the suite exits, made
 # the working folder; fail=0 until no() says otherwise.
