@@ -19,6 +19,7 @@
 #include "wingen/base/alloc.h"
 #include "wingen/base/fileid.h"
 #include "wingen/base/index.h"
+#include "wingen/migrate/kustomize_refs.h"
 #include "wingen/migrate/migrate.h"
 #include "wingen/migrate/chart.h"
 #include "wingen/base/output.h"
@@ -206,6 +207,8 @@ struct run {
 	char *rc_old;		/* the file as it is, NULL when absent */
 	size_t rc_old_len;
 	long rc_kept;		/* objects it held that the run keeps */
+	size_t kust_skipped;	/* files skipped as kustomize patches or
+				   configuration */
 	struct wg_buf rc_kept_names;	/* the first of them, for the summary */
 	bool progress;
 };
@@ -240,12 +243,34 @@ static void report_skip(struct run *r, const struct wg_migrate_file *f,
 			     f->skip_kind);
 }
 
-/* Expands the PATH arguments into the files to migrate. */
+/* Reads the kustomization of the folder holding path, if any. */
+static void scan_folder(struct wg_kust_refs *kust, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+
+	if (!slash) {
+		wg_kust_refs_scan_dir(kust, ".");
+		return;
+	}
+	dir = wg_xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
+	wg_kust_refs_scan_dir(kust, dir);
+	free(dir);
+}
+
+/*
+ * Expands the PATH arguments into the files to migrate.  A file that a
+ * kustomization in the run's folders names as a patch or as its own
+ * configuration is skipped (kustomize_refs.h): kustomize merges a patch
+ * over a base this run migrates, and edited as an object it would undo
+ * the base's edit.
+ */
 static int collect(struct run *r, const struct wg_pathlist *paths,
 		   const char *profile_path)
 {
 	struct wg_pathlist all = { 0 };
 	struct wg_index *seen = wg_index_new();
+	struct wg_kust_refs *kust = wg_kust_refs_new();
 	struct wg_buf prof = WG_BUF_INIT, rc = WG_BUF_INIT, key = WG_BUF_INIT;
 	int rc_ = 0;
 
@@ -255,8 +280,13 @@ static int collect(struct run *r, const struct wg_pathlist *paths,
 	for (size_t i = 0; i < paths->len; i++)
 		if (wg_collect_files(&r->ctx, paths->items[i], &all))
 			rc_ = -1;
+	/* every folder's kustomization first: one may name a patch that an
+	 * earlier folder holds */
+	for (size_t i = 0; i < all.len; i++)
+		scan_folder(kust, all.items[i]);
 	for (size_t i = 0; i < all.len; i++) {
 		const char *p = all.items[i];
+		const char *why;
 
 		if (wg_cli_named_again(seen, &key, p))
 			continue;	/* listed twice: migrate it once */
@@ -264,6 +294,14 @@ static int collect(struct run *r, const struct wg_pathlist *paths,
 			skip(r, p, "the profile", true);
 		} else if (same_file(&key, &rc)) {
 			skip(r, p, "the RuntimeClass file migrate writes", true);
+		} else if ((why = wg_kust_refs_why(kust, p))) {
+			skip(r, p, wg_arena_strdup(&r->list.arena, why),
+			     false);
+			r->kust_skipped++;
+			if (r->o->strict)
+				wg_report_at(&r->ctx, WG_SEV_ERROR, p, 0, 0,
+					     "skipped: %s (--strict: every "
+					     "skipped file is an error)", why);
 		} else if (ends_with(p, ".json")) {
 			skip(r, p, "JSON is not edited as text", false);
 			if (r->o->strict)
@@ -281,6 +319,7 @@ static int collect(struct run *r, const struct wg_pathlist *paths,
 						   r->skips[i].path);
 	wg_pathlist_release(&all);
 	wg_index_free(seen);
+	wg_kust_refs_free(kust);
 	wg_buf_release(&prof);
 	wg_buf_release(&rc);
 	wg_buf_release(&key);
@@ -470,6 +509,20 @@ static void skipped_lines(struct run *r)
 			r->skips[i].why);
 }
 
+/*
+ * Skipped patches are merged over what this run wrote only when kustomize
+ * builds the overlay: a patch that sets a Linux nodeSelector, or a Windows
+ * image, changes the result, and only a check of the render shows it.
+ */
+static void kust_hint(const struct run *r)
+{
+	fprintf(stderr, "migrate: %zu kustomize patch or configuration "
+		"file%s left as %s; check each overlay's result: kubectl "
+		"kustomize DIR | wingen check PROFILE -f -\n", r->kust_skipped,
+		r->kust_skipped == 1 ? "" : "s",
+		r->kust_skipped == 1 ? "it is" : "they are");
+}
+
 /* Inputs were skipped and none is left to migrate: not a success. */
 static bool all_skipped(const struct run *r)
 {
@@ -540,6 +593,8 @@ static void summary(struct run *r)
 			reformatted == 1 ? "it are" : "them are");
 	if (r->nskips)
 		skipped_lines(r);
+	if (r->kust_skipped)
+		kust_hint(r);
 }
 
 /*

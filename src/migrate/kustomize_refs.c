@@ -1,0 +1,181 @@
+#include "wingen/migrate/kustomize_refs.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "wingen/base/alloc.h"
+#include "wingen/base/arena.h"
+#include "wingen/base/ctx.h"
+#include "wingen/base/fileid.h"
+#include "wingen/base/index.h"
+#include "wingen/base/input.h"
+#include "wingen/yaml/node.h"
+#include "wingen/yaml/reader.h"
+
+struct wg_kust_refs {
+	struct wg_index *dirs;	/* folders scanned: key only */
+	struct wg_index *files;	/* file id -> why (in arena) */
+	struct wg_arena arena;
+	struct wg_buf key;
+};
+
+/* kustomize's names for a kustomization (its
+ * konfig.RecognizedKustomizationFileNames). */
+static const char *const names[] = {
+	"kustomization.yaml", "kustomization.yml", "Kustomization",
+};
+
+/*
+ * Fields that name files.  A list's item is the path itself (an item with
+ * a line break is an inline patch or config, not a path), or a mapping
+ * whose "path" is (its "patch" is inline).
+ */
+static const struct {
+	const char *field;
+	bool patch;	/* a patch, else kustomize's configuration */
+	bool in_map;	/* items are mappings with a "path" */
+} fields[] = {
+	{ "patches", true, true },
+	{ "patchesStrategicMerge", true, false },
+	{ "patchesJson6902", true, true },
+	{ "replacements", false, true },
+	{ "configurations", false, false },
+	{ "crds", false, false },
+	{ "transformers", false, false },
+	{ "generators", false, false },
+	{ "validators", false, false },
+};
+
+struct wg_kust_refs *wg_kust_refs_new(void)
+{
+	struct wg_kust_refs *refs = wg_xcalloc(1, sizeof(*refs));
+
+	refs->dirs = wg_index_new();
+	refs->files = wg_index_new();
+	wg_arena_init(&refs->arena);
+	return refs;
+}
+
+void wg_kust_refs_free(struct wg_kust_refs *refs)
+{
+	if (!refs)
+		return;
+	wg_index_free(refs->dirs);
+	wg_index_free(refs->files);
+	wg_arena_release(&refs->arena);
+	wg_buf_release(&refs->key);
+	free(refs);
+}
+
+/* Records dir/rel as named by kpath's field. */
+static void name_file(struct wg_kust_refs *refs, const char *dir,
+		      const struct wg_node *rel, const char *kpath,
+		      const char *field, bool patch)
+{
+	struct wg_buf path = WG_BUF_INIT;
+	struct stat st;
+	size_t n;
+
+	if (!wg_is_scalar(rel) || !rel->len
+	    || memchr(rel->u.str, '\n', rel->len))
+		return;
+	if (rel->u.str[0] != '/') {
+		wg_buf_addstr(&path, dir);
+		wg_buf_addch(&path, '/');
+	}
+	wg_buf_add(&path, rel->u.str, rel->len);
+	/* a folder (transformers may name one) is not a file migrate reads */
+	if (stat(path.buf, &st) == 0 && S_ISREG(st.st_mode)
+	    && wg_file_id(path.buf, &refs->key)) {
+		wg_index_get(refs->files, refs->key.buf, refs->key.len, &n);
+		if (!n)
+			wg_index_add(refs->files, refs->key.buf, refs->key.len,
+				     wg_arena_printf(&refs->arena,
+						     "%s (%s of %s)",
+						     patch ? "a kustomize patch"
+						     : "kustomize configuration",
+						     field, kpath));
+	}
+	wg_buf_release(&path);
+}
+
+static void read_kustomization(struct wg_kust_refs *refs, const char *dir,
+			       const char *kpath)
+{
+	struct wg_ctx scratch;	/* its messages are the file read's to say */
+	struct wg_input in;
+	struct wg_reader r;
+	struct wg_arena a = WG_ARENA_INIT;
+	struct wg_node *root = NULL;
+	unsigned index;
+
+	wg_ctx_init(&scratch);
+	if (wg_input_read(&scratch, kpath, &in)) {
+		wg_ctx_release(&scratch);
+		return;
+	}
+	wg_reader_init(&r, &scratch, &in);
+	if (wg_reader_next(&r, &a, &root, &index) > 0 && wg_is_map(root)) {
+		for (size_t i = 0; i < sizeof(fields) / sizeof(*fields); i++) {
+			const struct wg_node *s =
+				wg_map_get(root, fields[i].field);
+
+			for (size_t k = 0; wg_is_seq(s) && k < s->len; k++) {
+				const struct wg_node *item = wg_seq_item(s, k);
+
+				if (fields[i].in_map)
+					item = wg_is_map(item)
+					       ? wg_map_get(item, "path") : NULL;
+				name_file(refs, dir, item, kpath,
+					  fields[i].field, fields[i].patch);
+			}
+		}
+		if (wg_is_map(wg_map_get(root, "openapi")))
+			name_file(refs, dir,
+				  wg_map_get(wg_map_get(root, "openapi"),
+					     "path"),
+				  kpath, "openapi", false);
+	}
+	wg_reader_release(&r);
+	wg_arena_release(&a);
+	wg_input_release(&in);
+	wg_ctx_release(&scratch);
+}
+
+void wg_kust_refs_scan_dir(struct wg_kust_refs *refs, const char *dir)
+{
+	struct wg_buf kpath = WG_BUF_INIT;
+	size_t n;
+
+	wg_index_get(refs->dirs, dir, strlen(dir), &n);
+	if (n)
+		return;
+	wg_index_add(refs->dirs, dir, strlen(dir), NULL);
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		struct stat st;
+
+		wg_buf_reset(&kpath);
+		wg_buf_addstr(&kpath, dir);
+		wg_buf_addch(&kpath, '/');
+		wg_buf_addstr(&kpath, names[i]);
+		/* kustomize refuses a folder with two of them; the first
+		 * found is read here, and the run reads the rest */
+		if (stat(kpath.buf, &st) == 0 && S_ISREG(st.st_mode)) {
+			read_kustomization(refs, dir, kpath.buf);
+			break;
+		}
+	}
+	wg_buf_release(&kpath);
+}
+
+const char *wg_kust_refs_why(struct wg_kust_refs *refs, const char *path)
+{
+	void *const *v;
+	size_t n;
+
+	wg_file_id(path, &refs->key);
+	v = wg_index_get(refs->files, refs->key.buf, refs->key.len, &n);
+	return n ? v[0] : NULL;
+}

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# migrate over a kustomize repository: a file that a kustomization names as
+# a patch or as kustomize's own configuration is not an object to edit.
+#  - patches (path), patchesStrategicMerge, patchesJson6902, a patch in a
+#    sibling folder (../), and a transformer config with apiVersion and
+#    kind are skipped and left byte for byte; the summary names each with
+#    the kustomization that names it, and says how to check the overlays;
+#  - the base is migrated, and the overlay kubectl kustomize renders from
+#    it is still a Windows workload (edited as an object, a patch with no
+#    image was pinned to Linux, and kustomize merged that over the base);
+#  - the same file with no kustomization naming it is an object again
+#    (here: the same Deployment twice, an error), so the skip comes from
+#    the kustomization and not from the file's name or text;
+#  - a kustomization named Kustomization (no extension) counts too;
+#  - --strict: a skipped patch is an error and nothing is written.
+#   migrate_kustomize.sh WINGEN YAMLCMP CORPUS_DIR
+set -u
+wingen=$1
+. "$(dirname "$0")/lib/suite.sh"
+suite_scratch || exit 1
+
+cat >profile.yaml <<'EOF'
+apiVersion: wingen.dev/v1alpha1
+kind: Profile
+metadata:
+  name: fleet
+windows:
+  builds:
+  - release: ltsc2022
+  default: ltsc2022
+  select:
+  - image: '^mcr\.microsoft\.com/windows/'
+EOF
+
+mkdir -p repo/base repo/overlays/prod repo/overlays/stage repo/common
+cat >repo/base/web.yaml <<'EOF'
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022
+EOF
+printf 'resources:\n- web.yaml\n' >repo/base/kustomization.yaml
+# a strategic-merge patch with no image: alone it reads as a Linux workload
+cat >repo/overlays/prod/memory.yaml <<'EOF'
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      containers:
+      - name: web
+        resources:
+          limits: {memory: 1Gi}
+EOF
+cat >repo/overlays/prod/replicas.yaml <<'EOF'
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 3
+EOF
+cat >repo/overlays/prod/json6902.yaml <<'EOF'
+- op: add
+  path: /metadata/labels
+  value: {tier: web}
+EOF
+cat >repo/overlays/prod/labels.yaml <<'EOF'
+apiVersion: builtin
+kind: LabelTransformer
+metadata:
+  name: env
+labels:
+  env: prod
+fieldSpecs:
+- path: metadata/labels
+  create: true
+EOF
+cat >repo/common/probe.yaml <<'EOF'
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      terminationGracePeriodSeconds: 60
+EOF
+cat >repo/overlays/prod/kustomization.yaml <<'EOF'
+resources:
+- ../../base
+patches:
+- path: memory.yaml
+- path: ../../common/probe.yaml
+- patch: |-
+    - op: replace
+      path: /spec/replicas
+      value: 2
+  target: {kind: Deployment, name: web}
+patchesStrategicMerge:
+- replicas.yaml
+patchesJson6902:
+- target: {group: apps, version: v1, kind: Deployment, name: web}
+  path: json6902.yaml
+transformers:
+- labels.yaml
+EOF
+cat >repo/overlays/stage/cpu.yaml <<'EOF'
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      containers:
+      - name: web
+        resources:
+          limits: {cpu: 500m}
+EOF
+printf 'resources:\n- ../../base\npatches:\n- path: cpu.yaml\n' \
+	>repo/overlays/stage/Kustomization
+cp -r repo pristine
+
+# --- the repository, migrated in place ------------------------------------
+"$wingen" migrate profile.yaml repo --in-place >out 2>err
+rc=$?
+[ $rc = 0 ] || no "migrate over the repository exited $rc: $(cat err)"
+[ -s out ] && no "migrate wrote to stdout"
+grep -q 'node.kubernetes.io/windows-build: "10.0.20348"' repo/base/web.yaml \
+	|| no "the base was not migrated: $(cat repo/base/web.yaml)"
+for f in overlays/prod/memory.yaml overlays/prod/replicas.yaml \
+	 overlays/prod/json6902.yaml overlays/prod/labels.yaml \
+	 common/probe.yaml overlays/stage/cpu.yaml; do
+	cmp -s "pristine/$f" "repo/$f" || no "$f was edited: $(cat "repo/$f")"
+done
+for want in \
+	"skipped repo/overlays/prod/memory.yaml: a kustomize patch (patches of repo/overlays/prod/kustomization.yaml)" \
+	"skipped repo/common/probe.yaml: a kustomize patch (patches of repo/overlays/prod/kustomization.yaml)" \
+	"skipped repo/overlays/prod/replicas.yaml: a kustomize patch (patchesStrategicMerge of repo/overlays/prod/kustomization.yaml)" \
+	"skipped repo/overlays/prod/labels.yaml: kustomize configuration (transformers of repo/overlays/prod/kustomization.yaml)" \
+	"skipped repo/overlays/stage/cpu.yaml: a kustomize patch (patches of repo/overlays/stage/Kustomization)" \
+	"migrate: 6 kustomize patch or configuration files left as they are; check each overlay's result: kubectl kustomize DIR | wingen check PROFILE -f -"; do
+	grep -qF "$want" err || no "stderr lacks '$want': $(cat err)"
+done
+# the JSON 6902 patch holds no object: skipped as a kustomize patch all
+# the same (the reason a reader looks for)
+grep -qF "skipped repo/overlays/prod/json6902.yaml: a kustomize patch (patchesJson6902 of" err \
+	|| no "json6902.yaml not named as a patch: $(cat err)"
+
+# --- what kustomize renders from it ---------------------------------------
+if command -v kubectl >/dev/null 2>&1; then
+	for o in prod stage; do
+		if ! kubectl kustomize --load-restrictor LoadRestrictionsNone \
+			"repo/overlays/$o" >"render.$o" 2>kerr
+		then
+			no "kubectl kustomize overlays/$o failed: $(cat kerr)"
+			continue
+		fi
+		grep -q 'kubernetes.io/os: windows' "render.$o" \
+			|| no "overlays/$o renders no Windows selector"
+		grep -q 'kubernetes.io/os: linux' "render.$o" \
+			&& no "overlays/$o renders a Linux selector"
+		"$wingen" check profile.yaml -f "render.$o" >/dev/null 2>cerr \
+			|| no "wingen check on overlays/$o failed: $(cat cerr)"
+	done
+else
+	echo "note: kubectl is not installed: the overlays are not rendered"
+fi
+
+# --- the same patch, named by no kustomization ----------------------------
+rm -rf repo2 && cp -r pristine repo2
+rm repo2/overlays/prod/kustomization.yaml repo2/overlays/stage/Kustomization
+"$wingen" migrate profile.yaml repo2 --in-place >/dev/null 2>err2
+rc=$?
+[ $rc = 1 ] || no "with no kustomization, migrate exited $rc (want 1)"
+grep -q 'error: Deployment/web: metadata.name: the same object as at' err2 \
+	|| no "with no kustomization, no duplicate error: $(cat err2)"
+grep -q 'kustomize patch' err2 && no "a patch named with no kustomization"
+
+# --- --strict ---------------------------------------------------------------
+rm -rf repo3 && cp -r pristine repo3
+"$wingen" migrate profile.yaml repo3 --in-place --strict >/dev/null 2>err3
+rc=$?
+[ $rc = 1 ] || no "--strict with patches exited $rc (want 1)"
+grep -qF "repo3/overlays/prod/memory.yaml: error: skipped: a kustomize patch (patches of repo3/overlays/prod/kustomization.yaml) (--strict: every skipped file is an error)" err3 \
+	|| no "--strict: no error naming the patch: $(cat err3)"
+diff -r pristine repo3 >/dev/null || no "--strict wrote files"
+
+echo "migrate_kustomize: $([ $fail = 0 ] && echo ok || echo FAILED)"
+exit $fail
