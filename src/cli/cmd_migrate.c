@@ -243,21 +243,6 @@ static void report_skip(struct run *r, const struct wg_migrate_file *f,
 			     f->skip_kind);
 }
 
-/* Reads the kustomization of the folder holding path, if any. */
-static void scan_folder(struct wg_kust_refs *kust, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir;
-
-	if (!slash) {
-		wg_kust_refs_scan_dir(kust, ".");
-		return;
-	}
-	dir = wg_xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
-	wg_kust_refs_scan_dir(kust, dir);
-	free(dir);
-}
-
 /*
  * Expands the PATH arguments into the files to migrate.  A file that a
  * kustomization in the run's folders names as a patch or as its own
@@ -283,7 +268,7 @@ static int collect(struct run *r, const struct wg_pathlist *paths,
 	/* every folder's kustomization first: one may name a patch that an
 	 * earlier folder holds */
 	for (size_t i = 0; i < all.len; i++)
-		scan_folder(kust, all.items[i]);
+		wg_kust_refs_scan_dir_of(kust, all.items[i]);
 	for (size_t i = 0; i < all.len; i++) {
 		const char *p = all.items[i];
 		const char *why;

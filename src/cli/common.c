@@ -9,6 +9,7 @@
 #include "wingen/base/fileid.h"
 #include "wingen/base/index.h"
 #include "wingen/base/suggest.h"
+#include "wingen/migrate/kustomize_refs.h"
 #include "wingen/yaml/emit_stream.h"
 #include "wingen/base/output.h"
 #include "wingen/yaml/read_split.h"
@@ -174,16 +175,20 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 	size_t before = ctx->log.ndiags, first = inputs->len;
 
 	struct wg_index *seen = wg_index_new();
+	struct wg_kust_refs *kust = wg_kust_refs_new();
 	struct wg_buf key = WG_BUF_INIT;
 
 	for (size_t i = 0; i < paths->len; i++)
 		if (wg_collect_files(ctx, paths->items[i], &files))
 			rc = -1;
+	for (size_t i = 0; i < files.len; i++)
+		wg_kust_refs_scan_dir_of(kust, files.items[i]);
 	if (wg_cli_reads_stdin(&files))
 		wg_cli_stdin_waiting("manifests");
 	for (size_t i = 0; i < files.len; i++) {
 		struct wg_input *in;
 		struct wg_ctx quiet;
+		const char *why;
 		bool read;
 
 		if (strcmp(files.items[i], "-") == 0) {
@@ -191,6 +196,16 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 				continue;	/* stdin can be read once */
 			stdin_seen = true;
 		} else if (wg_cli_named_again(seen, &key, files.items[i])) {
+			continue;
+		} else if ((why = wg_kust_refs_why(kust, files.items[i]))) {
+			/* read as an object, a patch with no image is a
+			 * Linux workload of its own; with its base, the
+			 * same object twice */
+			wg_report_at(ctx, WG_SEV_ERROR, files.items[i], 0, 0,
+				     "%s, not an object: render the overlay "
+				     "first (kubectl kustomize DIR) and give "
+				     "its output with -f -", why);
+			rc = -1;
 			continue;
 		}
 		WG_GROW(inputs->items, inputs->cap, inputs->len + 1);
@@ -237,6 +252,7 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 		wg_cli_stdin_unread(ctx);
 	wg_pathlist_release(&files);
 	wg_index_free(seen);
+	wg_kust_refs_free(kust);
 	wg_buf_release(&key);
 	return rc;
 }

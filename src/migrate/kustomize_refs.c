@@ -170,6 +170,22 @@ void wg_kust_refs_scan_dir(struct wg_kust_refs *refs, const char *dir)
 	wg_buf_release(&kpath);
 }
 
+void wg_kust_refs_scan_dir_of(struct wg_kust_refs *refs, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+
+	if (strcmp(path, "-") == 0)
+		return;
+	if (!slash) {
+		wg_kust_refs_scan_dir(refs, ".");
+		return;
+	}
+	dir = wg_xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
+	wg_kust_refs_scan_dir(refs, dir);
+	free(dir);
+}
+
 const char *wg_kust_refs_why(struct wg_kust_refs *refs, const char *path)
 {
 	void *const *v;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# migrate over a kustomize repository: a file that a kustomization names as
+# migrate (and build, check) over a kustomize repository: a file that a kustomization names as
 # a patch or as kustomize's own configuration is not an object to edit.
 #  - patches (path), patchesStrategicMerge, patchesJson6902, a patch in a
 #    sibling folder (../), and a transformer config with apiVersion and
@@ -12,7 +12,9 @@
 #    (here: the same Deployment twice, an error), so the skip comes from
 #    the kustomization and not from the file's name or text;
 #  - a kustomization named Kustomization (no extension) counts too;
-#  - --strict: a skipped patch is an error and nothing is written.
+#  - --strict: a skipped patch is an error and nothing is written;
+#  - build and check -f an overlay: its patch is an error that says to
+#    render the overlay first, not a Linux Deployment of its own.
 #   migrate_kustomize.sh WINGEN YAMLCMP CORPUS_DIR
 set -u
 wingen=$1
@@ -189,6 +191,24 @@ rc=$?
 grep -q 'error: Deployment/web: metadata.name: the same object as at' err2 \
 	|| no "with no kustomization, no duplicate error: $(cat err2)"
 grep -q 'kustomize patch' err2 && no "a patch named with no kustomization"
+
+# --- build and check read files, not kustomizations ------------------------
+# An overlay given to -f: its patch is no object of its own (read as one,
+# it came out as a Deployment pinned to Linux, exit 0).
+for cmd in build check; do
+	# check writes its findings on stdout
+	"$wingen" $cmd profile.yaml -f pristine/overlays/stage >out 2>err4
+	rc=$?
+	[ $cmd = check ] && cat out >>err4
+	[ $rc = 1 ] || no "$cmd -f overlays/stage exited $rc (want 1)"
+	[ -s out ] && [ $cmd = build ] && no "build wrote to stdout: $(cat out)"
+	grep -qF "pristine/overlays/stage/cpu.yaml: error: a kustomize patch (patches of pristine/overlays/stage/Kustomization), not an object: render the overlay first (kubectl kustomize DIR) and give its output with -f -" err4 \
+		|| no "$cmd: no error naming the patch: $(cat err4)"
+done
+# the base alone builds
+"$wingen" build profile.yaml -f pristine/base >out 2>err5 \
+	|| no "build -f base failed: $(cat err5)"
+grep -q 'runtimeClassName: windows-ltsc2022' out || no "build -f base: $(cat out)"
 
 # --- --strict ---------------------------------------------------------------
 rm -rf repo3 && cp -r pristine repo3

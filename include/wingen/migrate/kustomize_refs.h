@@ -40,6 +40,10 @@ void wg_kust_refs_free(struct wg_kust_refs *refs);
  */
 void wg_kust_refs_scan_dir(struct wg_kust_refs *refs, const char *dir);
 
+/* wg_kust_refs_scan_dir() of the folder holding path ("." for a bare
+ * name); "-" (stdin) has none. */
+void wg_kust_refs_scan_dir_of(struct wg_kust_refs *refs, const char *path);
+
 /*
  * Why path is not a resource ("a kustomize patch (patches of
  * overlays/prod/kustomization.yaml)"), or NULL when no kustomization
