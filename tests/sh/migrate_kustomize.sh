@@ -52,8 +52,10 @@ spec:
         image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022
 EOF
 printf 'resources:\n- web.yaml\n' >repo/base/kustomization.yaml
-# a strategic-merge patch with no image: alone it reads as a Linux workload
-cat >repo/overlays/prod/memory.yaml <<'EOF'
+# limits_patch FILE LIMITS: a strategic-merge patch with no image; alone
+# it reads as a Linux workload
+limits_patch() {
+	cat >"$1" <<EOF
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -64,8 +66,10 @@ spec:
       containers:
       - name: web
         resources:
-          limits: {memory: 1Gi}
+          limits: {$2}
 EOF
+}
+limits_patch repo/overlays/prod/memory.yaml 'memory: 1Gi'
 cat >repo/overlays/prod/replicas.yaml <<'EOF'
 apiVersion: apps/v1
 kind: Deployment
@@ -119,19 +123,7 @@ patchesJson6902:
 transformers:
 - labels.yaml
 EOF
-cat >repo/overlays/stage/cpu.yaml <<'EOF'
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  template:
-    spec:
-      containers:
-      - name: web
-        resources:
-          limits: {cpu: 500m}
-EOF
+limits_patch repo/overlays/stage/cpu.yaml 'cpu: 500m'
 printf 'resources:\n- ../../base\npatches:\n- path: cpu.yaml\n' \
 	>repo/overlays/stage/Kustomization
 cp -r repo pristine
