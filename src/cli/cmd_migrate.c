@@ -19,7 +19,6 @@
 #include "wingen/base/alloc.h"
 #include "wingen/base/fileid.h"
 #include "wingen/base/index.h"
-#include "wingen/migrate/kustomize_refs.h"
 #include "wingen/migrate/migrate.h"
 #include "wingen/migrate/chart.h"
 #include "wingen/base/output.h"
@@ -28,6 +27,7 @@
 #include "wingen/yaml/reader.h"
 #include "wingen/base/udiff.h"
 #include "wingen/k8s/keys.h"
+#include "wingen/k8s/kustomize_refs.h"
 #include "wingen/k8s/podspec.h"
 
 struct migrate_opts {
@@ -207,9 +207,9 @@ struct run {
 	char *rc_old;		/* the file as it is, NULL when absent */
 	size_t rc_old_len;
 	long rc_kept;		/* objects it held that the run keeps */
+	struct wg_buf rc_kept_names;	/* the first of them, for the summary */
 	size_t kust_skipped;	/* files skipped as kustomize patches or
 				   configuration */
-	struct wg_buf rc_kept_names;	/* the first of them, for the summary */
 	bool progress;
 };
 
@@ -279,7 +279,7 @@ static int collect(struct run *r, const struct wg_pathlist *paths,
 			skip(r, p, "the profile", true);
 		} else if (same_file(&key, &rc)) {
 			skip(r, p, "the RuntimeClass file migrate writes", true);
-		} else if ((why = wg_kust_refs_why(kust, p))) {
+		} else if ((why = wg_kust_refs_why(kust, &key))) {
 			skip(r, p, wg_arena_strdup(&r->list.arena, why),
 			     false);
 			r->kust_skipped++;

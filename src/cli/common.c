@@ -9,7 +9,7 @@
 #include "wingen/base/fileid.h"
 #include "wingen/base/index.h"
 #include "wingen/base/suggest.h"
-#include "wingen/migrate/kustomize_refs.h"
+#include "wingen/k8s/kustomize_refs.h"
 #include "wingen/yaml/emit_stream.h"
 #include "wingen/base/output.h"
 #include "wingen/yaml/read_split.h"
@@ -197,7 +197,7 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 			stdin_seen = true;
 		} else if (wg_cli_named_again(seen, &key, files.items[i])) {
 			continue;
-		} else if ((why = wg_kust_refs_why(kust, files.items[i]))) {
+		} else if ((why = wg_kust_refs_why(kust, &key))) {
 			/* read as an object, a patch with no image is a
 			 * Linux workload of its own; with its base, the
 			 * same object twice */

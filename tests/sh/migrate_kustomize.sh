@@ -197,6 +197,13 @@ for cmd in build check; do
 	grep -qF "pristine/overlays/stage/cpu.yaml: error: a kustomize patch (patches of pristine/overlays/stage/Kustomization), not an object: render the overlay first (kubectl kustomize DIR) and give its output with -f -" err4 \
 		|| no "$cmd: no error naming the patch: $(cat err4)"
 done
+# a bare file name: the kustomization of the working folder
+(cd pristine/overlays/stage && "$wingen" build ../../../profile.yaml \
+	-f cpu.yaml) >out 2>err4
+rc=$?
+[ $rc = 1 ] || no "build -f cpu.yaml (a bare name) exited $rc (want 1)"
+grep -qF "cpu.yaml: error: a kustomize patch (patches of ./Kustomization)" err4 \
+	|| no "build -f cpu.yaml: no error naming the patch: $(cat err4)"
 # the base alone builds
 "$wingen" build profile.yaml -f pristine/base >out 2>err5 \
 	|| no "build -f base failed: $(cat err5)"

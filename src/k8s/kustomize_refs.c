@@ -1,4 +1,4 @@
-#include "wingen/migrate/kustomize_refs.h"
+#include "wingen/k8s/kustomize_refs.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -18,7 +18,9 @@ struct wg_kust_refs {
 	struct wg_index *dirs;	/* folders scanned: key only */
 	struct wg_index *files;	/* file id -> why (in arena) */
 	struct wg_arena arena;
-	struct wg_buf key;
+	struct wg_buf key;	/* scratch: a named file's id */
+	struct wg_buf last;	/* the folder scanned last (empty: ".") */
+	bool have_last;
 };
 
 /* kustomize's names for a kustomization (its
@@ -66,6 +68,7 @@ void wg_kust_refs_free(struct wg_kust_refs *refs)
 	wg_index_free(refs->files);
 	wg_arena_release(&refs->arena);
 	wg_buf_release(&refs->key);
+	wg_buf_release(&refs->last);
 	free(refs);
 }
 
@@ -173,25 +176,26 @@ void wg_kust_refs_scan_dir(struct wg_kust_refs *refs, const char *dir)
 void wg_kust_refs_scan_dir_of(struct wg_kust_refs *refs, const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char *dir;
+	size_t len;
 
 	if (strcmp(path, "-") == 0)
 		return;
-	if (!slash) {
-		wg_kust_refs_scan_dir(refs, ".");
+	len = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+	if (refs->have_last && refs->last.len == len
+	    && (len == 0 || memcmp(refs->last.buf, path, len) == 0))
 		return;
-	}
-	dir = wg_xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
-	wg_kust_refs_scan_dir(refs, dir);
-	free(dir);
+	refs->have_last = true;
+	wg_buf_reset(&refs->last);
+	wg_buf_add(&refs->last, path, len);
+	wg_kust_refs_scan_dir(refs, len ? refs->last.buf : ".");
 }
 
-const char *wg_kust_refs_why(struct wg_kust_refs *refs, const char *path)
+const char *wg_kust_refs_why(const struct wg_kust_refs *refs,
+			     const struct wg_buf *id)
 {
 	void *const *v;
 	size_t n;
 
-	wg_file_id(path, &refs->key);
-	v = wg_index_get(refs->files, refs->key.buf, refs->key.len, &n);
+	v = wg_index_get(refs->files, id->buf, id->len, &n);
 	return n ? v[0] : NULL;
 }

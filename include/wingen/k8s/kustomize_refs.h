@@ -1,9 +1,10 @@
-#ifndef WINGEN_MIGRATE_KUSTOMIZE_REFS_H
-#define WINGEN_MIGRATE_KUSTOMIZE_REFS_H
+#ifndef WINGEN_K8S_KUSTOMIZE_REFS_H
+#define WINGEN_K8S_KUSTOMIZE_REFS_H
 
 /*
  * The files a kustomization names as something other than a resource, so
- * that migrate does not edit them as objects.
+ * that migrate does not edit them as objects, and build and check do not
+ * read them as objects (wg_cli_read()).
  *
  * An overlay's patch (patches[].path, patchesStrategicMerge,
  * patchesJson6902[].path) often has apiVersion, kind and metadata.name
@@ -41,15 +42,17 @@ void wg_kust_refs_free(struct wg_kust_refs *refs);
 void wg_kust_refs_scan_dir(struct wg_kust_refs *refs, const char *dir);
 
 /* wg_kust_refs_scan_dir() of the folder holding path ("." for a bare
- * name); "-" (stdin) has none. */
+ * name); "-" (stdin) has none.  Cheap for a run of paths in one folder
+ * (a folder walk gives them in order): no allocation, no lookup. */
 void wg_kust_refs_scan_dir_of(struct wg_kust_refs *refs, const char *path);
 
 /*
- * Why path is not a resource ("a kustomize patch (patches of
- * overlays/prod/kustomization.yaml)"), or NULL when no kustomization
- * scanned names it.  Two paths of one file give the same answer
- * (fileid.h).  The text is owned by refs.
+ * Why the file whose id is id (wg_file_id(), which callers have already
+ * made to read each file once) is not a resource ("a kustomize patch
+ * (patches of overlays/prod/kustomization.yaml)"), or NULL when no
+ * kustomization scanned names it.  The text is owned by refs.
  */
-const char *wg_kust_refs_why(struct wg_kust_refs *refs, const char *path);
+const char *wg_kust_refs_why(const struct wg_kust_refs *refs,
+			     const struct wg_buf *id);
 
 #endif
