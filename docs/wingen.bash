@@ -38,7 +38,7 @@ _wingen()
 	--load-restrictor)
 		COMPREPLY=($(compgen -W "rootonly none" -- "$cur"))
 		return ;;
-	--templates)
+	--templates | -k | --kustomize)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		compopt -o filenames 2>/dev/null
 		return ;;
@@ -60,15 +60,18 @@ _wingen()
 
 	local opts
 	case $cmd in
-	build) opts="-f --filename -o --output --output-file --explain
+	build) opts="-f --filename -R --recursive -k --kustomize -o --output
+		--output-file --explain
 		--strict --diff --check --print-profile --no-runtimeclasses
 		--only-runtimeclasses -j --jobs --nodes --retarget --templates
 		--load-restrictor --help" ;;
 	runtimeclasses) opts="-o --output --output-file --templates
 		--load-restrictor --help" ;;
-	check) opts="-f --filename -o --output --output-file --strict --nodes
+	check) opts="-f --filename -R --recursive -k --kustomize -o --output
+		--output-file --strict --nodes
 		--retarget --templates --load-restrictor --help" ;;
-	fmt) opts="-f --filename -o --output --output-file -j --jobs
+	fmt) opts="-f --filename -R --recursive -k --kustomize -o --output
+		--output-file -j --jobs
 		--help" ;;
 	migrate) opts="--in-place --diff --values-out -f --values --set
 		--set-string --helm --helm-arg --reformat-fallback

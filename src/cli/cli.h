@@ -21,6 +21,10 @@ enum {
 	WG_EXIT_OK = 0,
 	WG_EXIT_FAIL = 1,	/* bad input, bad profile, conflicts, I/O */
 	WG_EXIT_USAGE = 2,	/* unknown command or flag */
+	/* build --check and --diff answer as kubectl diff: 0 nothing would
+	 * change, 1 something would (WG_EXIT_FAIL), 2 or more the run could
+	 * not answer (bad input, a conflict, I/O, usage) */
+	WG_EXIT_TROUBLE = 2,
 };
 
 struct wg_command {
@@ -149,14 +153,24 @@ int wg_parse_format(const char *cmd, const char *arg, enum wg_format *out);
 struct wg_profile;
 struct wg_profile_opts;
 
-/* Loads path, or the embedded default profile when path is NULL or "-"
- * ("wingen build -").  Returns 0, or -1 (reported on ctx). */
+/* Loads path ("-": stdin), or the embedded default profile when path is
+ * NULL.  Returns 0, or -1 (reported on ctx). */
 int wg_cli_load_profile(struct wg_ctx *ctx, const char *path,
 			const struct wg_profile_opts *opts,
 			struct wg_profile *out);
 
+/*
+ * PROFILE "-" reads the profile from stdin, so stdin holds nothing else:
+ * the manifests must come from -f PATH (manifests empty: a usage error;
+ * manifests NULL: the command reads none) and neither they nor nodes may
+ * be "-".  Returns 0, or WG_EXIT_USAGE after the usage error of cmd.
+ */
+int wg_cli_profile_stdin_usage(const char *cmd, const char *profile_arg,
+			       const struct wg_pathlist *manifests,
+			       const struct wg_pathlist *nodes);
+
 /* The inputs of a run: the profile's resources, then every -f PATH;
- * stdin when there are none, or when the PROFILE argument was "-". */
+ * stdin when there are none and the profile did not come from it. */
 void wg_cli_input_paths(const struct wg_profile *p, const char *profile_arg,
 			const struct wg_pathlist *extra,
 			struct wg_pathlist *out);

@@ -34,7 +34,7 @@ static int parse(int argc, char **argv, struct build_opts *o)
 	static const char *const formats[] = { "yaml", "json", NULL };
 	int format = WG_FORMAT_YAML;
 	const struct wg_opt opts[] = {
-		{ "filename", 'f', WG_OPT_PATHS, &o->paths, NULL },
+		WG_OPTS_FILENAME(&o->paths),
 		WG_OPTS_OUTPUT(&format, formats, &o->output),
 		{ "explain", 0, WG_OPT_FLAG, &o->explain, NULL },
 		{ "diff", 0, WG_OPT_FLAG, &o->diff, NULL },
@@ -63,6 +63,11 @@ static int parse(int argc, char **argv, struct build_opts *o)
 				      "--only-runtimeclasses exclude each other");
 	if (o->args.len)
 		o->profile = o->args.items[0];
+	if (rc == 0)
+		rc = wg_cli_profile_stdin_usage("build", o->profile,
+						o->only_rc || o->print_profile
+						? NULL : &o->paths,
+						&o->nodes.paths);
 	return rc;
 }
 
@@ -73,7 +78,8 @@ static enum wg_rc_mode rc_mode(const struct build_opts *o)
 }
 
 /* --diff and --check: the diff on the output, the objects that would
- * change on stderr (--check: and exit 1 when there is one). */
+ * change on stderr (--check); exit 1 when there is one, as kubectl diff,
+ * and 2 when the diff could not be written. */
 static int show_diff(struct wg_ctx *ctx, const struct build_opts *o,
 		     const struct wg_resources *list)
 {
@@ -81,11 +87,13 @@ static int show_diff(struct wg_ctx *ctx, const struct build_opts *o,
 	size_t n = wg_cli_diff(list, o->diff ? &diff : NULL, &changed);
 	int rc = o->diff ? wg_cli_write(ctx, o->output, &diff) : WG_EXIT_OK;
 
-	if (o->check && n) {
+	if (rc != WG_EXIT_OK)
+		rc = WG_EXIT_TROUBLE;
+	else if (n)
+		rc = WG_EXIT_FAIL;
+	if (o->check && n)
 		fprintf(stderr, "wingen build: %zu object%s would change:\n%s",
 			n, n == 1 ? "" : "s", changed.buf);
-		rc = WG_EXIT_FAIL;
-	}
 	wg_buf_release(&diff);
 	wg_buf_release(&changed);
 	return rc;
@@ -135,7 +143,9 @@ int wg_cmd_build(int argc, char **argv)
 	if (o.explain)
 		wg_cli_explain(stderr, &ctx->log);
 	rc = wg_cli_report(ctx, o.explain);
-	if (rc == WG_EXIT_OK && (o.diff || o.check))
+	if (rc != WG_EXIT_OK && (o.diff || o.check))
+		rc = WG_EXIT_TROUBLE;	/* no answer: not "changes" */
+	else if (rc == WG_EXIT_OK && (o.diff || o.check))
 		rc = show_diff(ctx, &o, &ss.list);
 	else if (rc == WG_EXIT_OK)
 		rc = wg_cli_emit(ctx, o.output, &ss.list, o.format,

@@ -33,7 +33,7 @@ static int parse(int argc, char **argv, struct check_opts *o)
 	static const char *const formats[] = { "text", "json", NULL };
 	int format = 0;
 	const struct wg_opt opts[] = {
-		{ "filename", 'f', WG_OPT_PATHS, &o->paths, NULL },
+		WG_OPTS_FILENAME(&o->paths),
 		WG_OPTS_OUTPUT(&format, formats, &o->output),
 		{ "strict", 0, WG_OPT_FLAG, &o->strict, NULL },
 		{ "nodes", 0, WG_OPT_PATHS, &o->nodes.paths, NULL },
@@ -50,6 +50,9 @@ static int parse(int argc, char **argv, struct check_opts *o)
 				      o->args.items[1]);
 	if (o->args.len)
 		o->profile = o->args.items[0];
+	if (rc == 0)
+		rc = wg_cli_profile_stdin_usage("check", o->profile, &o->paths,
+						&o->nodes.paths);
 	return rc;
 }
 

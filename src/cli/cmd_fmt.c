@@ -22,7 +22,7 @@ static int parse(int argc, char **argv, struct fmt_opts *o)
 	static const char *const formats[] = { "yaml", "json", NULL };
 	int format = WG_FORMAT_YAML;
 	const struct wg_opt opts[] = {
-		{ "filename", 'f', WG_OPT_PATHS, &o->paths, NULL },
+		WG_OPTS_FILENAME(&o->paths),
 		WG_OPTS_OUTPUT(&format, formats, &o->output),
 		{ "jobs", 'j', WG_OPT_JOBS, &o->jobs, NULL },
 		WG_OPT_END,

@@ -25,7 +25,7 @@ static int parse(int argc, char **argv, struct init_opts *o)
 	static const char *const formats[] = { "yaml", NULL };
 	int format = 0;
 	const struct wg_opt opts[] = {
-		{ "filename", 'f', WG_OPT_PATHS, &o->paths, NULL },
+		{ "filename", 'f', WG_OPT_FILES, &o->paths, NULL },
 		WG_OPTS_OUTPUT(&format, formats, &o->output),
 		WG_OPT_END,
 	};

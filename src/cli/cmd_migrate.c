@@ -56,7 +56,9 @@ static int parse(int argc, char **argv, struct migrate_opts *o)
 		{ "values-out", 0, WG_OPT_STRING, &o->values_out, NULL },
 		{ "helm", 0, WG_OPT_STRING, &o->helm, NULL },
 		{ "helm-arg", 0, WG_OPT_PATHS, &o->helm_args, NULL },
-		{ "values", 'f', WG_OPT_PATHS, &o->values, NULL },
+		{ "values", 'f', WG_OPT_FILES, &o->values, NULL },
+		{ "recursive", 'R', WG_OPT_IGNORED, NULL, NULL },
+		{ "kustomize", 'k', WG_OPT_KUSTOMIZE, NULL, NULL },
 		{ "set", 0, WG_OPT_PATHS, &o->set, NULL },
 		{ "set-string", 0, WG_OPT_PATHS, &o->set_string, NULL },
 		WG_OPTS_PROFILE(&o->popts),
@@ -74,12 +76,17 @@ static int parse(int argc, char **argv, struct migrate_opts *o)
 	if (o->in_place + o->diff + (o->values_out != NULL) != 1)
 		return wg_usage_error("migrate", "give exactly one of "
 				      "--in-place, --diff and --values-out");
-	for (size_t i = 0; i < o->args.len; i++)
+	/* "-" first is the PROFILE, read from stdin; a PATH is a file */
+	for (size_t i = 1; i < o->args.len; i++)
 		if (strcmp(o->args.items[i], "-") == 0)
 			return wg_usage_error("migrate", "migrate edits files; "
 					      "it cannot read stdin ('-')");
 	if (!o->args.len)
 		return wg_usage_error("migrate", "no PATH given");
+	if (strcmp(o->args.items[0], "-") == 0 && o->args.len == 1)
+		return wg_usage_error("migrate", "PROFILE '-' reads the profile "
+				      "from stdin; give the PATHs to migrate "
+				      "after it");
 	return 0;
 }
 
@@ -673,7 +680,7 @@ int wg_cmd_migrate(int argc, char **argv)
 	 * chain's lookups compare few, cached keys; a key's place in the
 	 * text comes from the scan (wg_pos_index_doc_tree) */
 	r.list.share_keys = true;
-	if (is_profile(o.args.items[0]))
+	if (strcmp(o.args.items[0], "-") == 0 || is_profile(o.args.items[0]))
 		profile_arg = o.args.items[0];
 	for (size_t i = profile_arg ? 1 : 0; i < o.args.len; i++)
 		wg_pathlist_add(&paths, o.args.items[i]);
@@ -696,7 +703,8 @@ int wg_cmd_migrate(int argc, char **argv)
 		goto out;
 	if (paths.len) {
 		r.rc_target = rc_path(&o, &paths);
-		collect(&r, &paths, profile_arg);
+		collect(&r, &paths, profile_arg && strcmp(profile_arg, "-")
+					     ? profile_arg : NULL);
 	}
 	r.mf = wg_xcalloc(r.files.len + 1, sizeof(*r.mf));
 	/* read on threads; taken in order, as one thread would read them */

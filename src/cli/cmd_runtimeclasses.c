@@ -31,6 +31,9 @@ int wg_cmd_runtimeclasses(int argc, char **argv)
 	if (rc == 0 && args.len > 1)
 		rc = wg_usage_error("runtimeclasses",
 				    "unexpected argument '%s'", args.items[1]);
+	if (rc == 0 && args.len)
+		rc = wg_cli_profile_stdin_usage("runtimeclasses",
+						args.items[0], NULL, NULL);
 	if (rc) {
 		wg_pathlist_release(&args);
 		return rc < 0 ? wg_print_help("runtimeclasses") : rc;

@@ -10,7 +10,7 @@
 const struct wg_command wg_commands[] = {
 	{
 		"build", wg_cmd_build,
-		"build [PROFILE] [-f PATH]... [-o yaml|json] [--output-file "
+		"build [PROFILE|-] [-f PATH]... [-o yaml|json] [--output-file "
 		"FILE] [--explain] [--strict] [--diff] [--check] "
 		"[--print-profile] [--no-runtimeclasses | "
 		"--only-runtimeclasses] [-j N] [--nodes NODES] "
@@ -24,11 +24,19 @@ const struct wg_command wg_commands[] = {
 		"A file that a kustomization in its folder names as a patch is not\n"
 		"an object: it is an error (kubectl kustomize DIR | wingen build\n"
 		"PROFILE -f - reads what kustomize renders).\n"
-		"Without PROFILE (or with -) the embedded default profile is used:\n"
-		"ltsc2022, amd64, taint os=windows:NoSchedule, Windows workloads\n"
-		"picked by their Windows base images.\n\n"
+		"Without PROFILE the embedded default profile is used: ltsc2022,\n"
+		"amd64, taint os=windows:NoSchedule, Windows workloads picked by\n"
+		"their Windows base images.  PROFILE - reads the profile from\n"
+		"stdin; the manifests then come from -f.\n\n"
+		"--check and --diff exit as kubectl diff: 0 nothing would change,\n"
+		"1 something would, 2 the run could not answer (bad input, a\n"
+		"conflict, I/O, usage).\n\n"
 		"options:\n"
-		"  -f, --filename PATH      input file, folder or - (repeatable)\n"
+		"  -f, --filename PATH      input file, folder or - (repeatable;\n"
+		"                           a,b is two paths, as in kubectl)\n"
+		"  -R, --recursive          accepted: folders are always recursive\n"
+		"  -k, --kustomize DIR      a usage error: kubectl kustomize DIR |\n"
+		"                           wingen build PROFILE -f - reads it\n"
 		"  -o, --output FORMAT      yaml (default) or json (one object a line)\n"
 		"      --output-file FILE   write to FILE atomically (default: stdout)\n"
 		"      --explain            print every change and why on stderr\n"
@@ -36,7 +44,7 @@ const struct wg_command wg_commands[] = {
 		"      --diff               print a unified diff per object (as\n"
 		"                           read -> as built) instead of the stream\n"
 		"      --check              write nothing; list the objects that\n"
-		"                           would change on stderr and exit 1 if any\n"
+		"                           would change on stderr (exit 1 if any)\n"
 		"      --print-profile      print the profile in effect and exit\n"
 		"      --no-runtimeclasses  post-renderer mode: generate no\n"
 		"                           RuntimeClass (they are cluster-scoped and\n"
@@ -85,7 +93,7 @@ const struct wg_command wg_commands[] = {
 	},
 	{
 		"check", wg_cmd_check,
-		"check [PROFILE] [-f PATH]... [-o text|json] [--output-file "
+		"check [PROFILE|-] [-f PATH]... [-o text|json] [--output-file "
 		"FILE] [--strict] [--nodes NODES] [--retarget OLD=NEW]...",
 		"Run the chain as build does and report, writing no manifests.",
 		"Reads the same inputs as build and runs the same chain, then\n"
@@ -98,9 +106,14 @@ const struct wg_command wg_commands[] = {
 		"the result fits the cluster: every build of the profile has a\n"
 		"node, every RuntimeClass selects one and tolerates its taints,\n"
 		"and every workload can be placed on one (its nodeSelector,\n"
-		"required node affinity and tolerations, its RuntimeClass's).\n\n"
+		"required node affinity and tolerations, its RuntimeClass's).\n"
+		"PROFILE - reads the profile from stdin, as for build.\n\n"
 		"options:\n"
-		"  -f, --filename PATH      input file, folder or - (repeatable)\n"
+		"  -f, --filename PATH      input file, folder or - (repeatable;\n"
+		"                           a,b is two paths, as in kubectl)\n"
+		"  -R, --recursive          accepted: folders are always recursive\n"
+		"  -k, --kustomize DIR      a usage error: kubectl kustomize DIR |\n"
+		"                           wingen check PROFILE -f - reads it\n"
 		"  -o, --output FORMAT      text (default) or json\n"
 		"      --output-file FILE   write the report to FILE atomically\n"
 		"                           (default: stdout)\n"
@@ -177,7 +190,11 @@ const struct wg_command wg_commands[] = {
 		"Comments are dropped (libyaml's parser does not report them);\n"
 		"wingen migrate edits files as text and keeps them.\n\n"
 		"options:\n"
-		"  -f, --filename PATH      input file, folder or - (repeatable)\n"
+		"  -f, --filename PATH      input file, folder or - (repeatable;\n"
+		"                           a,b is two paths, as in kubectl)\n"
+		"  -R, --recursive          accepted: folders are always recursive\n"
+		"  -k, --kustomize DIR      a usage error: kubectl kustomize DIR |\n"
+		"                           wingen fmt -f - reads it\n"
 		"  -o, --output FORMAT      yaml (default) or json (one object a line)\n"
 		"      --output-file FILE   write to FILE atomically (default: stdout)\n"
 		"  -j, --jobs N             2 or more: parse on a thread of its own\n"
@@ -290,7 +307,7 @@ const struct wg_command wg_commands[] = {
 	},
 	{
 		"runtimeclasses", wg_cmd_runtimeclasses,
-		"runtimeclasses [PROFILE] [-o yaml|json] [--output-file FILE]",
+		"runtimeclasses [PROFILE|-] [-o yaml|json] [--output-file FILE]",
 		"Print the profile's RuntimeClasses, installed once per cluster.",
 		"Writes one node.k8s.io/v1 RuntimeClass per build of the profile\n"
 		"(the embedded default profile without PROFILE), and nothing else.\n"

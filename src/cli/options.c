@@ -72,6 +72,47 @@ static int choice(const char *cmd, const struct wg_opt *o, const char *arg)
 	return rc;
 }
 
+/* Appends each comma-separated part of arg to list; an empty part (a
+ * doubled or trailing comma) is a usage error, not a read of "". */
+static int files(const char *cmd, const struct wg_opt *o, const char *arg)
+{
+	struct wg_buf part = WG_BUF_INIT;
+	const char *p = arg, *comma;
+	int rc = 0;
+
+	do {
+		comma = strchr(p, ',');
+		wg_buf_reset(&part);
+		wg_buf_add(&part, p, comma ? (size_t)(comma - p) : strlen(p));
+		if (!part.len) {
+			rc = wg_usage_error(cmd, "-%c/--%s '%s' names an empty "
+					    "path", o->short_name, o->name,
+					    arg);
+			break;
+		}
+		wg_pathlist_add(o->target, part.buf);
+		p = comma + 1;
+	} while (comma);
+	wg_buf_release(&part);
+	return rc;
+}
+
+/* -k DIR: wingen runs no kustomize; it reads what kustomize renders, and
+ * migrate edits the folder itself. */
+static int kustomize(const char *cmd, const char *arg)
+{
+	if (strcmp(cmd, "migrate") == 0)
+		return wg_usage_error(cmd, "-k/--kustomize: give the folder "
+				      "itself: wingen migrate PROFILE %s "
+				      "--in-place edits its files, and the "
+				      "kustomization lists the RuntimeClasses",
+				      arg);
+	return wg_usage_error(cmd, "-k/--kustomize: wingen does not run "
+			      "kustomize; render the folder first: kubectl "
+			      "kustomize %s | wingen %s%s -f -", arg, cmd,
+			      strcmp(cmd, "fmt") == 0 ? "" : " PROFILE");
+}
+
 static int apply(const char *cmd, const struct wg_opt *o, const char *arg)
 {
 	switch (o->kind) {
@@ -91,6 +132,12 @@ static int apply(const char *cmd, const struct wg_opt *o, const char *arg)
 		return wg_parse_load_restrictor(cmd, arg, o->target);
 	case WG_OPT_JOBS:
 		return wg_cli_parse_jobs(cmd, o->name, arg, o->target);
+	case WG_OPT_FILES:
+		return files(cmd, o, arg);
+	case WG_OPT_IGNORED:
+		return 0;
+	case WG_OPT_KUSTOMIZE:
+		return kustomize(cmd, arg);
 	}
 	return 0;
 }
@@ -108,7 +155,8 @@ int wg_parse_options(const char *cmd, int argc, char **argv,
 	longopts = wg_xcalloc(n + 2, sizeof(*longopts));
 	wg_buf_addstr(&shorts, ":h");
 	for (size_t i = 0; i < n; i++) {
-		bool arg = opts[i].kind != WG_OPT_FLAG;
+		bool arg = opts[i].kind != WG_OPT_FLAG
+			   && opts[i].kind != WG_OPT_IGNORED;
 
 		longopts[i].name = opts[i].name;
 		longopts[i].has_arg = arg ? required_argument : no_argument;
@@ -145,6 +193,11 @@ int wg_parse_options(const char *cmd, int argc, char **argv,
 		for (size_t i = 0; i < n && !o; i++)
 			if (c == LONG_VAL(i) || c == opts[i].short_name)
 				o = &opts[i];
+		/* -o=json: the value attached to a short option, with the
+		 * "=" kubectl's flag parser drops (getopt keeps it) */
+		if (optarg && c < 256 && optarg != argv[optind - 1]
+		    && argv[optind - 1][1] != '-' && optarg[0] == '=')
+			optarg++;
 		rc = apply(cmd, o, optarg);
 	}
 	for (; rc == 0 && optind < argc; optind++) {

@@ -25,6 +25,11 @@ enum wg_opt_kind {
 				   that is no format is a usage error that
 				   names --output-file (kubectl's -o is a
 				   format, never a file) */
+	WG_OPT_FILES,		/* struct wg_pathlist *: every value, split
+				   at commas (kubectl's -f a.yaml,b.yaml) */
+	WG_OPT_IGNORED,		/* no target: accepted and ignored */
+	WG_OPT_KUSTOMIZE,	/* no target: -k DIR, a usage error that
+				   says how wingen reads a kustomization */
 };
 
 struct wg_opt {
@@ -66,10 +71,23 @@ struct wg_opt {
 	{ "output-file", 0, WG_OPT_STRING, (file), NULL }
 
 /*
+ * -f/--filename PATH (split at commas, as kubectl), -R/--recursive
+ * (accepted: folders are always read recursively) and -k/--kustomize DIR
+ * (a usage error: wingen reads what kubectl kustomize renders), the
+ * kubectl habits of every command that reads manifests.
+ */
+#define WG_OPTS_FILENAME(paths)						\
+	{ "filename", 'f', WG_OPT_FILES, (paths), NULL },		\
+	{ "recursive", 'R', WG_OPT_IGNORED, NULL, NULL },		\
+	{ "kustomize", 'k', WG_OPT_KUSTOMIZE, NULL, NULL }
+
+/*
  * Parses argv[1..argc) of command cmd against opts (ended by WG_OPT_END;
  * -h and --help are always known).  Positional arguments are appended to
  * pos, in order; pos NULL means the command takes none.  An unknown
- * option gets a did-you-mean among opts.  Returns 0, -1 when help was
+ * option gets a did-you-mean among opts.  A short option's value
+ * attached with "=" (-o=json, as kubectl's flag parser takes it) loses
+ * the "=".  Returns 0, -1 when help was
  * asked for, or WG_EXIT_USAGE after printing a usage error.
  */
 int wg_parse_options(const char *cmd, int argc, char **argv,

@@ -93,24 +93,51 @@ int wg_cli_load_profile(struct wg_ctx *ctx, const char *path,
 
 	/* the chain is resolved as the profile loads (core/chain.h) */
 	opts = wg_chain_opts(opts, &with_chain);
-	/* "-" is "wingen build -": no profile, manifests on
-	 * stdin; a profile itself never comes from stdin. */
-	if (!path || strcmp(path, "-") == 0)
+	if (!path)
 		return wg_profile_load_default(ctx, opts, out);
+	/* "-" is stdin, as kubectl reads it: the profile, never the
+	 * embedded default in its place (wg_cli_profile_stdin_usage() has
+	 * made sure the manifests come from elsewhere) */
+	if (strcmp(path, "-") == 0) {
+		wg_cli_stdin_waiting("a profile");
+		return wg_profile_load(ctx, "-", opts, out);
+	}
 	if (not_a_profile(ctx, path))
 		return -1;
 	return wg_profile_load(ctx, path, opts, out);
+}
+
+int wg_cli_profile_stdin_usage(const char *cmd, const char *profile_arg,
+			       const struct wg_pathlist *manifests,
+			       const struct wg_pathlist *nodes)
+{
+	if (!profile_arg || strcmp(profile_arg, "-") != 0)
+		return 0;
+	if (manifests && !manifests->len)
+		return wg_usage_error(cmd, "PROFILE '-' reads the profile from "
+				      "stdin; give the manifests with -f PATH "
+				      "(the embedded default profile is used "
+				      "when PROFILE is left out)");
+	if ((manifests && wg_cli_reads_stdin(manifests))
+	    || (nodes && wg_cli_reads_stdin(nodes)))
+		return wg_usage_error(cmd, "stdin holds the profile (PROFILE "
+				      "'-'); it cannot hold the %s too",
+				      manifests && wg_cli_reads_stdin(manifests)
+				      ? "manifests (-f -)" : "nodes (--nodes -)");
+	return 0;
 }
 
 void wg_cli_input_paths(const struct wg_profile *p, const char *profile_arg,
 			const struct wg_pathlist *extra,
 			struct wg_pathlist *out)
 {
+	bool profile_stdin = profile_arg && strcmp(profile_arg, "-") == 0;
+
 	for (size_t i = 0; p && i < p->nresources; i++)
 		wg_pathlist_add(out, p->resource_paths[i]);
 	for (size_t i = 0; extra && i < extra->len; i++)
 		wg_pathlist_add(out, extra->items[i]);
-	if (!out->len || (profile_arg && strcmp(profile_arg, "-") == 0))
+	if (!out->len && !profile_stdin)
 		wg_pathlist_add(out, "-");
 }
 

@@ -170,6 +170,11 @@ int wg_session_load(struct wg_session *s, const char *profile_arg,
 	s->have_profile = true;
 	s->ctx.profile = &s->profile;
 	wg_cli_input_paths(&s->profile, profile_arg, extra, &s->paths);
+	if (profile_arg && strcmp(profile_arg, "-") == 0
+	    && wg_cli_reads_stdin(&s->paths))
+		return wg_report_at(&s->ctx, WG_SEV_ERROR, WG_STDIN_NAME, 0, 0,
+				    "resources: names - (stdin), which holds "
+				    "the profile itself");
 	return 0;
 }
 

@@ -230,7 +230,8 @@ int wg_profile_load(struct wg_ctx *ctx, const char *path,
 
 	if (wg_input_read(ctx, path, &in))
 		return -1;
-	rc = load(ctx, path, in.data, in.len, opts, out);
+	/* in.name: stdin is "<stdin>" in messages, its folder "." */
+	rc = load(ctx, in.name, in.data, in.len, opts, out);
 	wg_input_release(&in);
 	return rc;
 }

@@ -53,7 +53,7 @@ expect_error "10,000 {" "${pos}nesting deeper than 512 levels" fmt -f map.yaml
 expect_error "10,000 block mappings" "block.yaml:513:513: error: nesting deeper than 512 levels" fmt -f block.yaml
 expect_error "10,000 [ in JSON" "${pos}nesting deeper" fmt -f seq.json
 expect_error "10,000 [ through build" "${pos}nesting deeper" build -f seq.yaml
-expect_error "10,000 { on stdin" "^<stdin>:1:[0-9]+: error: nesting deeper" build - <map.yaml
+expect_error "10,000 { on stdin" "^<stdin>:1:[0-9]+: error: nesting deeper" build -f - <map.yaml
 nest 200 "[" "x" "]" >d200.yaml
 WINGEN_LIMITS=depth=100 expect_error "depth lowered to 100" "${pos}nesting deeper than 100 levels" fmt -f d200.yaml
 # Raised to the cap, 9,999 levels go through every writer (the stack holds).

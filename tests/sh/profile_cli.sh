@@ -23,20 +23,50 @@ cmp -s a b || no "printed default profile does not load back the same"
 echo "not: [yaml" | "$wingen" build --print-profile >/dev/null 2>err \
 	|| no "print-profile read stdin: $(cat err)"
 
-# "build -": the default profile, manifests on stdin; RuntimeClass first.
+# "build -": the profile from stdin, as kubectl reads "-" (it was the
+# embedded default, silently, and a Windows Deployment of a profile's
+# select went to Linux); the manifests then come from -f.
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: "mcr.microsoft.com/windows/nanoserver:ltsc2022"}]\n' >cm.yaml
-"$wingen" build - <cm.yaml >out 2>err || no "build -: exit $?: $(cat err)"
-head -2 out | grep -q "kind: RuntimeClass" || no "build -: RuntimeClass not first"
-grep -q "name: c}" out || no "build -: input lost"
-# The same with no argument at all, and the same as the printed profile.
-"$wingen" build <cm.yaml >out2 2>/dev/null
-cmp -s out out2 || no "build and build - differ"
+printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: shop}\nspec:\n  selector: {matchLabels: {app: shop}}\n  template:\n    metadata: {labels: {app: shop, os: windows}}\n    spec:\n      containers: [{name: c, image: example.com/shop:1}]\n' >shop.yaml
+cat >byl.yaml <<'EOF'
+apiVersion: wingen.dev/v1alpha1
+kind: Profile
+metadata: {name: p}
+windows:
+  builds: [{release: ltsc2022}]
+  select: [{name: '^shop$'}]
+EOF
+"$wingen" build - -f shop.yaml <byl.yaml >out 2>err || no "build - -f: exit $?: $(cat err)"
+grep -q "kubernetes.io/os: windows" out || no "build - -f: the profile on stdin was not used: $(cat out)"
+grep -q "kubernetes.io/os: linux" out && no "build - -f: pinned to Linux (the default profile)"
+"$wingen" build byl.yaml -f shop.yaml >out2 2>/dev/null
+cmp -s out out2 || no "build - <P and build P differ"
+"$wingen" check - -f shop.yaml <byl.yaml >out 2>err || no "check - -f: exit $?: $(cat out err)"
+"$wingen" runtimeclasses - <byl.yaml >out 2>err && grep -q "name: windows-ltsc2022" out \
+	|| no "runtimeclasses -: $(cat out err)"
+# a bad profile on stdin is an error at <stdin>, never the default
+printf 'kind: profile\n' | "$wingen" build - -f shop.yaml >out 2>err
+[ $? = 1 ] && [ ! -s out ] && grep -q "^<stdin>:" err || no "bad profile on stdin: $(cat out err)"
+# stdin holds one thing: no -f, -f - and --nodes - are usage errors
+for args in "" "-f -" "-f shop.yaml --nodes -"; do
+	# shellcheck disable=SC2086
+	"$wingen" build - $args <byl.yaml >out 2>err
+	rc=$?
+	[ $rc = 2 ] && [ ! -s out ] || no "build - $args: exit $rc (want 2): $(cat out err)"
+done
+grep -q "cannot hold the nodes" err || no "build - --nodes -: $(cat err)"
+"$wingen" build - <byl.yaml 2>&1 | grep -q "give the manifests with -f PATH" \
+	|| no "build - alone does not say to give -f"
+# with no PROFILE the embedded default, manifests on stdin
+"$wingen" build <cm.yaml >out 2>err || no "build: exit $?: $(cat err)"
+head -2 out | grep -q "kind: RuntimeClass" || no "build: RuntimeClass not first"
+grep -q "name: c}" out || no "build: input lost"
 # The printed profile is a profile of the user's: it means every build it
 # lists (all three RuntimeClasses), where the embedded one generates those
 # the stream uses; the bootstrap (no stream) is the same.
 "$wingen" build default.yaml <cm.yaml >out3 2>/dev/null
 [ "$(grep -c '^kind: RuntimeClass' out)" = 1 ] \
-	|| no "build -: not only the RuntimeClass of the build used"
+	|| no "build: not only the RuntimeClass of the build used"
 [ "$(grep -c '^kind: RuntimeClass' out3)" = 3 ] \
 	|| no "build with the printed default profile: not every build"
 "$wingen" runtimeclasses >rc1 2>/dev/null
