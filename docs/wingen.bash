@@ -6,7 +6,7 @@ _wingen()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	local commands="build check fn fmt migrate runtimeclasses init builds
-		version help"
+		schema version help"
 
 	cmd=
 	for ((i = 1; i < COMP_CWORD; i++)); do
@@ -32,6 +32,7 @@ _wingen()
 		check) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
 		builds) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
 		init) COMPREPLY=($(compgen -W "yaml" -- "$cur")) ;;
+		schema) COMPREPLY=($(compgen -W "json" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -W "yaml json" -- "$cur")) ;;
 		esac
 		return ;;
@@ -79,6 +80,7 @@ _wingen()
 		--load-restrictor --help" ;;
 	init) opts="-f --filename -o --output --output-file --help" ;;
 	builds) opts="-o --output --output-file --images --help" ;;
+	schema) opts="-o --output --output-file --help" ;;
 	fn | version) opts="--help" ;;
 	help)
 		COMPREPLY=($(compgen -W "$commands plugins" -- "$cur"))

@@ -814,9 +814,14 @@ const struct wg_services_settings wg_services_defaults = {
  * "Windows container network drivers" page: overlay, l2bridge, l2tunnel,
  * transparent). */
 static const char *const modes[] = {
-	"overlay", "l2bridge", "l2tunnel", "transparent",
+	"overlay", "l2bridge", "l2tunnel", "transparent", NULL,
 };
-#define NMODES (sizeof(modes) / sizeof(*modes))
+#define NMODES (sizeof(modes) / sizeof(*modes) - 1)
+
+static const struct wg_setting_values setting_values[] = {
+	{ "windows.network.mode", modes },
+	{ NULL, NULL },
+};
 
 /* The loader has refused any boolean but true and false (and their
  * capitalised spellings), so YAML's reading of one is the setting. */
@@ -895,4 +900,5 @@ const struct wg_plugin wg_tx_services = {
 	.prepare = tx_prepare,
 	.settings = settings,
 	.write_settings = write_settings,
+	.setting_values = setting_values,
 };

@@ -324,6 +324,23 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
+		"schema", wg_cmd_schema,
+		"schema [-o json] [--output-file FILE]",
+		"Print the profile's JSON Schema (for editors and validators).",
+		"Writes the JSON Schema (2020-12) of a profile: every key with\n"
+		"its type and one line on it, and the values the loader takes\n"
+		"(releases and their aliases, arches, taint effects, handlers,\n"
+		"network modes, plugin names).  It is made from the tables wingen\n"
+		"loads a profile with; docs/profile.schema.json is its output.\n"
+		"A YAML editor with yaml-language-server validates and completes\n"
+		"a profile whose first line is\n"
+		"  # yaml-language-server: $schema=PATH-OR-URL/profile.schema.json\n\n"
+		"options:\n"
+		"  -o, --output FORMAT      json (the only one)\n"
+		"      --output-file FILE   write to FILE atomically (default: stdout)\n"
+		"  -h, --help               show this help\n",
+	},
+	{
 		"version", wg_cmd_version, "version",
 		"Print the version of wingen and of the libraries it uses.",
 		"One line for wingen, then one per library (libyaml, libcyaml,\n"

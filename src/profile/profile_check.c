@@ -25,11 +25,13 @@
  * profile's workloads:). */
 #define MAX_KIND_NAMES 64
 
-static const char *const arches[] = { "amd64", "arm64" };
-static const char *const effects[] = {
-	"NoSchedule", "PreferNoSchedule", "NoExecute",
+const char *const wg_profile_arches[] = { "amd64", "arm64", NULL };
+const char *const wg_profile_effects[] = {
+	"NoSchedule", "PreferNoSchedule", "NoExecute", NULL,
 };
 #define COUNT(a) (sizeof(a) / sizeof(*(a)))
+#define NARCHES (COUNT(wg_profile_arches) - 1)
+#define NEFFECTS (COUNT(wg_profile_effects) - 1)
 
 /* "base[i]rest", in the profile's arena. */
 static const char *fmt_path(struct wg_profile_loader *L, const char *base,
@@ -466,9 +468,9 @@ static bool check_build(struct wg_profile_loader *L, size_t i,
 				  b->release->note);
 
 	b->arch = dup(L, rb->arch ? rb->arch : DEFAULT_ARCH);
-	if (one_of(b->arch, arches, COUNT(arches)) < 0) {
+	if (one_of(b->arch, wg_profile_arches, NARCHES) < 0) {
 		bad_choice(L, fmt_path(L, "windows.builds", i, ".arch"),
-			   "arch", b->arch, arches, COUNT(arches));
+			   "arch", b->arch, wg_profile_arches, NARCHES);
 		ok = false;
 	} else if (ok && strcmp(b->arch, "arm64") == 0
 		   && !wg_release_arm64_images(b->release)) {
@@ -522,10 +524,14 @@ static void check_builds(struct wg_profile_loader *L,
 	if (w && w->builds) {
 		rbs = w->builds;
 		n = w->builds_count;
-		if (n == 0)
-			wg_profile_report(L, WG_SEV_ERROR, NULL,
-					  "windows.builds", "at least one "
-					  "build is required");
+	}
+	/* libcyaml gives no array for "builds: []": the tree says it was
+	 * written, and an empty list is no cluster (not the default). */
+	if (n == 0 || (!(w && w->builds)
+		       && wg_is_seq(wg_path_get(L->root, "windows.builds")))) {
+		wg_profile_report(L, WG_SEV_ERROR, NULL, "windows.builds",
+				  "at least one build is required");
+		n = 0;
 	}
 	p->builds = wg_arena_zalloc(&p->arena, (n + 1) * sizeof(*p->builds));
 	p->nbuilds = 0;
@@ -620,9 +626,9 @@ static void check_taint(struct wg_profile_loader *L,
 	if (t->value && !wg_is_label_value(t->value))
 		wg_profile_report(L, WG_SEV_ERROR, NULL, "windows.taint.value",
 				  "'%s' is not a valid taint value", t->value);
-	if (one_of(t->effect, effects, COUNT(effects)) < 0)
+	if (one_of(t->effect, wg_profile_effects, NEFFECTS) < 0)
 		bad_choice(L, "windows.taint.effect", "effect", t->effect,
-			   effects, COUNT(effects));
+			   wg_profile_effects, NEFFECTS);
 }
 
 /* ---- windows.select ----------------------------------------------------- */

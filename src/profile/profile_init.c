@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile_internal.h"
 #include "wingen/base/alloc.h"
 #include "wingen/k8s/keys.h"
 #include "wingen/yaml/scalar.h"
@@ -18,8 +19,6 @@
 /* How many names a comment or message lists before "and N more". */
 #define SHOWN 3
 
-/* The arches a profile build may have (profile_check.c). */
-static const char *const arches[] = { "amd64", "arm64", NULL };
 
 /* One build of the profile: the Windows nodes of one build and arch. */
 struct group {
@@ -109,8 +108,8 @@ static bool take(struct init *in, const struct wg_cluster_node *n)
 		return leave_out(in, n, NULL, NULL, "Windows node without an "
 				 "architecture: no kubernetes.io/arch label "
 				 "and no status.nodeInfo.architecture");
-	for (size_t i = 0; arches[i]; i++)
-		if (strcmp(n->arch, arches[i]) == 0)
+	for (size_t i = 0; wg_profile_arches[i]; i++)
+		if (strcmp(n->arch, wg_profile_arches[i]) == 0)
 			return true;
 	return leave_out(in, n, wg_map_get(labels, WG_LABEL_ARCH),
 			 NULL, wg_arena_printf(&in->arena, "architecture '%s' "

@@ -109,6 +109,53 @@ struct raw_profile {
 /* The top-level schema (profile_schema.c). */
 extern const cyaml_schema_value_t wg_profile_schema;
 
+/*
+ * What the profile's JSON Schema says of a key beyond its libcyaml type
+ * (profile_schema.c keeps one next to each field; profile_jsonschema.c
+ * reads them).  For a sequence, of its items.
+ */
+enum wg_key_values {
+	WG_KV_ANY = 0,		/* what the libcyaml type allows */
+	WG_KV_API_VERSION,	/* WG_PROFILE_API_VERSION */
+	WG_KV_KIND,		/* WG_PROFILE_KIND */
+	WG_KV_DNS_SUBDOMAIN,
+	WG_KV_RELEASE,		/* of the catalogue: name, alias or build */
+	WG_KV_BUILD_NUMBER,	/* 10.0.N */
+	WG_KV_ARCH,		/* wg_profile_arches */
+	WG_KV_HANDLER,		/* a DNS label; the runtimes' own offered */
+	WG_KV_LABEL_KEY,
+	WG_KV_LABEL_VALUE,
+	WG_KV_EFFECT,		/* wg_profile_effects */
+	WG_KV_BUILD_OF_PROFILE,	/* names one of windows.builds */
+	WG_KV_WORKLOAD_KIND,	/* the kinds table's, or workloads:' */
+	WG_KV_SETTING,		/* a plugin setting: the plugin's values */
+	/* keys libcyaml skips, read from the node tree: */
+	WG_KV_NOT_READ,		/* anything: the loader skips it */
+	WG_KV_OVERHEAD,		/* {podFixed: {resource: quantity}} */
+	WG_KV_RETARGET,		/* {release: build of the profile} */
+	WG_KV_TRANSFORMS,	/* [plugin | {name: plugin, config}] */
+};
+
+enum {
+	WG_KEY_REQUIRED = 1,	/* the meaning check requires it */
+	WG_KEY_NONEMPTY = 2,	/* a sequence that may not be empty */
+};
+
+struct wg_key_doc {
+	enum wg_key_values values;
+	unsigned flags;		/* WG_KEY_* */
+	const char *text;	/* one line: what the key is */
+};
+
+/* The documentation of a mapping's fields, index for index (ended where
+ * they end), or NULL for fields not of wg_profile_schema. */
+const struct wg_key_doc *wg_profile_key_docs(const cyaml_schema_field_t *f);
+
+/* The values windows.builds[].arch and windows.taint.effect take, each
+ * ended by NULL (profile_check.c). */
+extern const char *const wg_profile_arches[];
+extern const char *const wg_profile_effects[];
+
 #define WG_PROFILE_KIND "Profile"
 /* The embedded default profile: a template (template.h) of this name. */
 #define WG_PROFILE_DEFAULT "profile-default.yaml"

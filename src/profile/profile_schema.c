@@ -15,150 +15,279 @@
 
 /* ---- schema ------------------------------------------------------------- */
 
+/*
+ * Each mapping of the profile is one list of keys, K(field, values, flags,
+ * text): the libcyaml field the loader reads the key with, and what the
+ * profile's JSON Schema (profile_jsonschema.c, docs/profile.schema.json)
+ * says of it beyond the field's type: the values it takes (enum
+ * wg_key_values), flags (WG_KEY_*) and one line for editors to show.  The
+ * list is expanded twice, into the libcyaml fields and into their
+ * documentation, so a key is written once.
+ */
 #define OPT (CYAML_FLAG_OPTIONAL | CYAML_FLAG_POINTER)
 #define STR(key, type, member) \
 	CYAML_FIELD_STRING_PTR(key, OPT, type, member, 0, CYAML_UNLIMITED)
+
+#define FIELD_OF(field, values, flags, text) field,
+#define DOC_OF(field, values, flags, text) { values, flags, text },
+#define MAPPING(name, KEYS)						\
+	static const cyaml_schema_field_t name##_fields[] = {		\
+		KEYS(FIELD_OF) CYAML_FIELD_END				\
+	};								\
+	static const struct wg_key_doc name##_docs[] = {		\
+		KEYS(DOC_OF) { 0, 0, NULL }				\
+	}
 
 static const cyaml_schema_value_t string_entry = {
 	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
 };
 
-static const cyaml_schema_field_t metadata_fields[] = {
-	STR("name", struct raw_metadata, name),
-	/* As on any Kubernetes-style object; wingen does not read them. */
-	CYAML_FIELD_IGNORE("labels", CYAML_FLAG_OPTIONAL),
-	CYAML_FIELD_IGNORE("annotations", CYAML_FLAG_OPTIONAL),
-	CYAML_FIELD_END
-};
+#define METADATA_KEYS(K)						\
+	K(STR("name", struct raw_metadata, name), WG_KV_DNS_SUBDOMAIN, 0, \
+	  "The profile's name, a DNS subdomain (default: wingen); "	\
+	  "$profile in templates.")					\
+	/* As on any Kubernetes-style object; wingen does not read them. */ \
+	K(CYAML_FIELD_IGNORE("labels", CYAML_FLAG_OPTIONAL),		\
+	  WG_KV_NOT_READ, 0, "Accepted and not read.")		\
+	K(CYAML_FIELD_IGNORE("annotations", CYAML_FLAG_OPTIONAL),	\
+	  WG_KV_NOT_READ, 0, "Accepted and not read (a KRM "	\
+	  "function's config.kubernetes.io/function goes here).")
+MAPPING(metadata, METADATA_KEYS);
 
-static const cyaml_schema_field_t build_fields[] = {
-	STR("release", struct raw_build, release),
-	STR("build", struct raw_build, build),
-	STR("arch", struct raw_build, arch),
-	STR("handler", struct raw_build, handler),
-	STR("runtimeClass", struct raw_build, runtime_class),
-	CYAML_FIELD_IGNORE("overhead", CYAML_FLAG_OPTIONAL),
-	CYAML_FIELD_END
-};
+#define BUILD_KEYS(K)							\
+	K(STR("release", struct raw_build, release), WG_KV_RELEASE, 0,	\
+	  "A Windows Server release of wingen's catalogue (wingen "	\
+	  "builds): a name or alias such as ltsc2022, 2022 or 1809, in " \
+	  "any case.  Give release, build or both.")			\
+	K(STR("build", struct raw_build, build), WG_KV_BUILD_NUMBER, 0,	\
+	  "The build number, 10.0.N (10.0.20348); with release, the "	\
+	  "same release.  A number the catalogue does not know is kept " \
+	  "with a warning.")						\
+	K(STR("arch", struct raw_build, arch), WG_KV_ARCH, 0,		\
+	  "kubernetes.io/arch of the build's nodes (default: amd64).")	\
+	K(STR("handler", struct raw_build, handler), WG_KV_HANDLER, 0,	\
+	  "The CRI runtime handler, a DNS label (default: "		\
+	  "runhcs-wcow-process, containerd's on Windows).")		\
+	K(STR("runtimeClass", struct raw_build, runtime_class),		\
+	  WG_KV_DNS_SUBDOMAIN, 0,					\
+	  "The RuntimeClass name (default: windows-<release>, and "	\
+	  "-<arch> when not amd64).")					\
+	/* read from the node tree (a free-form resource list) */	\
+	K(CYAML_FIELD_IGNORE("overhead", CYAML_FLAG_OPTIONAL),		\
+	  WG_KV_OVERHEAD, 0,						\
+	  "Written to the RuntimeClass's overhead (never to pods): "	\
+	  "podFixed, resource names to quantities.")
+MAPPING(build, BUILD_KEYS);
 
 static const cyaml_schema_value_t build_entry = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_build, build_fields),
 };
 
-static const cyaml_schema_field_t taint_fields[] = {
-	STR("key", struct raw_taint, key),
-	STR("value", struct raw_taint, value),
-	STR("effect", struct raw_taint, effect),
-	CYAML_FIELD_END
-};
+#define TAINT_KEYS(K)							\
+	K(STR("key", struct raw_taint, key), WG_KV_LABEL_KEY,		\
+	  WG_KEY_REQUIRED, "The taint's key (default: os).")		\
+	K(STR("value", struct raw_taint, value), WG_KV_LABEL_VALUE, 0,	\
+	  "The taint's value (default: windows); without one the "	\
+	  "toleration is operator: Exists.")				\
+	K(STR("effect", struct raw_taint, effect), WG_KV_EFFECT, 0,	\
+	  "The taint's effect (default: NoSchedule).")
+MAPPING(taint, TAINT_KEYS);
 
-static const cyaml_schema_field_t select_fields[] = {
-	CYAML_FIELD_SEQUENCE("kinds", OPT, struct raw_select, kinds,
-			     &string_entry, 0, CYAML_UNLIMITED),
-	STR("name", struct raw_select, name),
-	STR("namespace", struct raw_select, namespace_),
-	STR("image", struct raw_select, image),
-	STR("labelSelector", struct raw_select, label_selector),
-	STR("annotationSelector", struct raw_select, annotation_selector),
-	CYAML_FIELD_SEQUENCE("builds", OPT, struct raw_select, builds,
-			     &string_entry, 0, CYAML_UNLIMITED),
-	CYAML_FIELD_END
-};
+#define SELECT_KEYS(K)							\
+	K(CYAML_FIELD_SEQUENCE("kinds", OPT, struct raw_select, kinds,	\
+			       &string_entry, 0, CYAML_UNLIMITED),	\
+	  WG_KV_WORKLOAD_KIND, 0,					\
+	  "Workload kinds (of the kinds table or of workloads:); none: " \
+	  "any workload kind.")						\
+	K(STR("name", struct raw_select, name), 0, 0,			\
+	  "A PCRE2 pattern matched against metadata.name, anchored "	\
+	  "(web-.*).")							\
+	K(STR("namespace", struct raw_select, namespace_), 0, 0,	\
+	  "A PCRE2 pattern matched against metadata.namespace, "	\
+	  "anchored.")							\
+	K(STR("image", struct raw_select, image), 0, 0,		\
+	  "A PCRE2 pattern searched (not anchored) in every container " \
+	  "image.")							\
+	K(STR("labelSelector", struct raw_select, label_selector), 0, 0, \
+	  "A label selector on the object's labels (app=web, k in (a,b), " \
+	  "!k).")							\
+	K(STR("annotationSelector", struct raw_select,			\
+	      annotation_selector), 0, 0,				\
+	  "The same syntax on the object's annotations.")		\
+	K(CYAML_FIELD_SEQUENCE("builds", OPT, struct raw_select, builds, \
+			       &string_entry, 0, CYAML_UNLIMITED),	\
+	  WG_KV_BUILD_OF_PROFILE, 0,					\
+	  "Builds of windows.builds the matched workloads target, one " \
+	  "copy each (fan-out); none: the default build.")
+MAPPING(select, SELECT_KEYS);
 
 static const cyaml_schema_value_t select_entry = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_select,
 			    select_fields),
 };
 
-static const cyaml_schema_field_t image_fields[] = {
-	STR("match", struct raw_image_rule, match),
-	STR("replace", struct raw_image_rule, replace),
-	CYAML_FIELD_END
-};
+#define IMAGE_KEYS(K)							\
+	K(STR("match", struct raw_image_rule, match), 0, WG_KEY_REQUIRED, \
+	  "A PCRE2 pattern searched in the image.")			\
+	K(STR("replace", struct raw_image_rule, replace), 0,		\
+	  WG_KEY_REQUIRED,						\
+	  "What the match becomes: $1, ${name}, and the copy's "	\
+	  "$release, $build and $arch.")
+MAPPING(image, IMAGE_KEYS);
 
 static const cyaml_schema_value_t image_entry = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_image_rule,
 			    image_fields),
 };
 
-static const cyaml_schema_field_t network_fields[] = {
-	CYAML_FIELD_BOOL("dsr", CYAML_FLAG_OPTIONAL, struct raw_network, dsr),
-	STR("mode", struct raw_network, mode),
-	CYAML_FIELD_END
-};
+#define NETWORK_KEYS(K)							\
+	K(CYAML_FIELD_BOOL("dsr", CYAML_FLAG_OPTIONAL, struct raw_network, \
+			   dsr), 0, 0,					\
+	  "kube-proxy on Windows runs with Direct Server Return "	\
+	  "(default: false).")						\
+	K(STR("mode", struct raw_network, mode), WG_KV_SETTING, 0,	\
+	  "The Windows CNI's network mode (default: overlay).")
+MAPPING(network, NETWORK_KEYS);
 
-static const cyaml_schema_field_t services_fields[] = {
-	CYAML_FIELD_BOOL("fix", CYAML_FLAG_OPTIONAL, struct raw_services, fix),
-	CYAML_FIELD_END
-};
+#define SERVICES_KEYS(K)						\
+	K(CYAML_FIELD_BOOL("fix", CYAML_FLAG_OPTIONAL, struct raw_services, \
+			   fix), 0, 0,					\
+	  "The Services check fixes what is safe to fix, not only warns " \
+	  "(default: false).")
+MAPPING(services, SERVICES_KEYS);
 
-static const cyaml_schema_field_t windows_fields[] = {
-	CYAML_FIELD_SEQUENCE("builds", OPT, struct raw_windows, builds,
-			     &build_entry, 0, CYAML_UNLIMITED),
-	STR("default", struct raw_windows, default_),
-	CYAML_FIELD_MAPPING_PTR("taint", OPT, struct raw_windows, taint,
-				taint_fields),
-	CYAML_FIELD_SEQUENCE("select", OPT, struct raw_windows, select,
-			     &select_entry, 0, CYAML_UNLIMITED),
-	CYAML_FIELD_SEQUENCE("images", OPT, struct raw_windows, images,
-			     &image_entry, 0, CYAML_UNLIMITED),
-	CYAML_FIELD_MAPPING_PTR("network", OPT, struct raw_windows, network,
-				network_fields),
-	CYAML_FIELD_MAPPING_PTR("services", OPT, struct raw_windows, services,
-				services_fields),
-	/* a mapping of releases to builds: read from the node tree
-	 * (profile_retarget.c), its keys are not a schema's */
-	CYAML_FIELD_IGNORE("retarget", CYAML_FLAG_OPTIONAL),
-	CYAML_FIELD_END
-};
+#define WINDOWS_KEYS(K)							\
+	K(CYAML_FIELD_SEQUENCE("builds", OPT, struct raw_windows, builds, \
+			       &build_entry, 0, CYAML_UNLIMITED), 0,	\
+	  WG_KEY_NONEMPTY,						\
+	  "The Windows builds the cluster's nodes run, one RuntimeClass " \
+	  "each (default: one ltsc2022 build).")			\
+	K(STR("default", struct raw_windows, default_),			\
+	  WG_KV_BUILD_OF_PROFILE, 0,					\
+	  "The build of a selected workload that picks none: a release, " \
+	  "alias, build number or RuntimeClass name of one of "	\
+	  "windows.builds (default: the first).")			\
+	K(CYAML_FIELD_MAPPING_PTR("taint", OPT, struct raw_windows, taint, \
+				  taint_fields), 0, 0,			\
+	  "The taint of the Windows nodes, tolerated by Windows "	\
+	  "workloads (default: os=windows:NoSchedule).")		\
+	K(CYAML_FIELD_SEQUENCE("select", OPT, struct raw_windows, select, \
+			       &select_entry, 0, CYAML_UNLIMITED), 0, 0, \
+	  "Which workloads are Windows workloads: entries are OR'ed, "	\
+	  "the keys of one AND'ed (default: Windows base images).")	\
+	K(CYAML_FIELD_SEQUENCE("images", OPT, struct raw_windows, images, \
+			       &image_entry, 0, CYAML_UNLIMITED), 0, 0,	\
+	  "Image rewrite rules for fan-out copies, in order; the first " \
+	  "that matches wins.")						\
+	K(CYAML_FIELD_MAPPING_PTR("network", OPT, struct raw_windows,	\
+				  network, network_fields), 0, 0,	\
+	  "What the Services check assumes of Windows networking.")	\
+	K(CYAML_FIELD_MAPPING_PTR("services", OPT, struct raw_windows,	\
+				  services, services_fields), 0, 0,	\
+	  "What the Services check may do.")				\
+	/* a mapping of releases to builds: read from the node tree	\
+	 * (profile_retarget.c), its keys are not a schema's */		\
+	K(CYAML_FIELD_IGNORE("retarget", CYAML_FLAG_OPTIONAL),		\
+	  WG_KV_RETARGET, 0,						\
+	  "Releases being retired, each to the build of windows.builds " \
+	  "its workloads move to: {ltsc2019: ltsc2022}.")
+MAPPING(windows, WINDOWS_KEYS);
 
-static const cyaml_schema_field_t linux_fields[] = {
-	CYAML_FIELD_BOOL_PTR("pin", OPT, struct raw_linux, pin),
-	CYAML_FIELD_END
-};
+#define LINUX_KEYS(K)							\
+	K(CYAML_FIELD_BOOL_PTR("pin", OPT, struct raw_linux, pin), 0, 0, \
+	  "Workloads that are not Windows workloads get "		\
+	  "kubernetes.io/os: linux (default: true).")
+MAPPING(linux, LINUX_KEYS);
 
-static const cyaml_schema_field_t workload_fields[] = {
-	STR("group", struct raw_workload, group),
-	STR("kind", struct raw_workload, kind),
-	CYAML_FIELD_SEQUENCE("templates", OPT, struct raw_workload, templates,
-			     &string_entry, 0, CYAML_UNLIMITED),
-	STR("selector", struct raw_workload, selector),
-	STR("replicas", struct raw_workload, replicas),
-	CYAML_FIELD_BOOL_PTR("nodeAgent", OPT, struct raw_workload,
-			     node_agent),
-	CYAML_FIELD_END
-};
+#define WORKLOAD_KEYS(K)						\
+	K(STR("group", struct raw_workload, group), 0, WG_KEY_REQUIRED,	\
+	  "The kind's API group, a DNS subdomain (example.com).")	\
+	K(STR("kind", struct raw_workload, kind), 0, WG_KEY_REQUIRED,	\
+	  "The kind's name, as its objects' kind: says (CamelCase).")	\
+	K(CYAML_FIELD_SEQUENCE("templates", OPT, struct raw_workload,	\
+			       templates, &string_entry, 0,		\
+			       CYAML_UNLIMITED), 0,			\
+	  WG_KEY_REQUIRED | WG_KEY_NONEMPTY,				\
+	  "Where its pod templates are, as dotted paths "		\
+	  "([spec.template]; [] for each item of a list).")		\
+	K(STR("selector", struct raw_workload, selector), 0, 0,	\
+	  "Path of its label selector (spec.selector), when it has "	\
+	  "one.")							\
+	K(STR("replicas", struct raw_workload, replicas), 0, 0,	\
+	  "Path of its pod count (spec.replicas), when it has one.")	\
+	K(CYAML_FIELD_BOOL_PTR("nodeAgent", OPT, struct raw_workload,	\
+			       node_agent), 0, 0,			\
+	  "Whether it runs a pod on every node, as a DaemonSet "	\
+	  "(default: false).")
+MAPPING(workload, WORKLOAD_KEYS);
 
 static const cyaml_schema_value_t workload_entry = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_workload,
 			    workload_fields),
 };
 
-static const cyaml_schema_field_t profile_fields[] = {
-	CYAML_FIELD_STRING_PTR("apiVersion", CYAML_FLAG_POINTER,
-			       struct raw_profile, api_version, 0,
-			       CYAML_UNLIMITED),
-	CYAML_FIELD_STRING_PTR("kind", CYAML_FLAG_POINTER, struct raw_profile,
-			       kind, 0, CYAML_UNLIMITED),
-	CYAML_FIELD_MAPPING_PTR("metadata", OPT, struct raw_profile, metadata,
-				metadata_fields),
-	CYAML_FIELD_SEQUENCE("resources", OPT, struct raw_profile, resources,
-			     &string_entry, 0, CYAML_UNLIMITED),
-	CYAML_FIELD_MAPPING_PTR("windows", OPT, struct raw_profile, windows,
-				windows_fields),
-	CYAML_FIELD_MAPPING_PTR("linux", OPT, struct raw_profile, linux_,
-				linux_fields),
-	STR("templates", struct raw_profile, templates),
-	CYAML_FIELD_IGNORE("transforms", CYAML_FLAG_OPTIONAL),
-	CYAML_FIELD_SEQUENCE("workloads", OPT, struct raw_profile, workloads,
-			     &workload_entry, 0, CYAML_UNLIMITED),
-	CYAML_FIELD_END
-};
+#define PROFILE_KEYS(K)							\
+	K(CYAML_FIELD_STRING_PTR("apiVersion", CYAML_FLAG_POINTER,	\
+				 struct raw_profile, api_version, 0,	\
+				 CYAML_UNLIMITED), WG_KV_API_VERSION, 0, \
+	  "The profile's API version.")				\
+	K(CYAML_FIELD_STRING_PTR("kind", CYAML_FLAG_POINTER,		\
+				 struct raw_profile, kind, 0,		\
+				 CYAML_UNLIMITED), WG_KV_KIND, 0,	\
+	  "Always Profile.")						\
+	K(CYAML_FIELD_MAPPING_PTR("metadata", OPT, struct raw_profile,	\
+				  metadata, metadata_fields), 0, 0,	\
+	  "As on any Kubernetes object.")				\
+	K(CYAML_FIELD_SEQUENCE("resources", OPT, struct raw_profile,	\
+			       resources, &string_entry, 0,		\
+			       CYAML_UNLIMITED), 0, 0,			\
+	  "Manifests to read: files, folders or - (stdin), relative to " \
+	  "the profile's folder.")					\
+	K(CYAML_FIELD_MAPPING_PTR("windows", OPT, struct raw_profile,	\
+				  windows, windows_fields), 0, 0,	\
+	  "The cluster's Windows nodes and which workloads go there.")	\
+	K(CYAML_FIELD_MAPPING_PTR("linux", OPT, struct raw_profile,	\
+				  linux_, linux_fields), 0, 0,		\
+	  "What becomes of the other workloads.")			\
+	K(STR("templates", struct raw_profile, templates), 0, 0,	\
+	  "A folder whose files replace the embedded templates of the " \
+	  "same name, relative to the profile's folder.")		\
+	/* read from the node tree (names or {name, config}) */	\
+	K(CYAML_FIELD_IGNORE("transforms", CYAML_FLAG_OPTIONAL),	\
+	  WG_KV_TRANSFORMS, 0,						\
+	  "The plugin chain, in order (default: every plugin; wingen "	\
+	  "help plugins).")						\
+	K(CYAML_FIELD_SEQUENCE("workloads", OPT, struct raw_profile,	\
+			       workloads, &workload_entry, 0,		\
+			       CYAML_UNLIMITED), 0, 0,			\
+	  "More workload kinds, beyond the built-in table.")
+MAPPING(profile, PROFILE_KEYS);
 
 const cyaml_schema_value_t wg_profile_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct raw_profile,
 			    profile_fields),
 };
+
+/* Every mapping's documentation, found by its fields. */
+static const struct {
+	const cyaml_schema_field_t *fields;
+	const struct wg_key_doc *docs;
+} key_docs[] = {
+	{ metadata_fields, metadata_docs }, { build_fields, build_docs },
+	{ taint_fields, taint_docs }, { select_fields, select_docs },
+	{ image_fields, image_docs }, { network_fields, network_docs },
+	{ services_fields, services_docs }, { windows_fields, windows_docs },
+	{ linux_fields, linux_docs }, { workload_fields, workload_docs },
+	{ profile_fields, profile_docs },
+};
+
+const struct wg_key_doc *wg_profile_key_docs(const cyaml_schema_field_t *f)
+{
+	for (size_t i = 0; i < sizeof(key_docs) / sizeof(*key_docs); i++)
+		if (key_docs[i].fields == f)
+			return key_docs[i].docs;
+	return NULL;
+}
 
 /* ---- the tree check ----------------------------------------------------- */
 

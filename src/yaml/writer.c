@@ -433,8 +433,30 @@ void wg_node_to_flow(struct wg_buf *out, const struct wg_node *n)
 
 static const char core_tag[] = "tag:yaml.org,2002:";
 
-static int json_scalar(struct wg_ctx *ctx, struct wg_buf *out,
-		       const struct wg_resource *res, const struct wg_node *n)
+/*
+ * Where JSON goes: a resource's tree (errors reported on ctx against res)
+ * or a tree wingen built (ctx NULL: a scalar without a JSON form only
+ * fails the write).  indent 0 writes one line; else a member or an item
+ * a line, indent spaces a level deeper than its collection.
+ */
+struct json_out {
+	struct wg_ctx *ctx;
+	const struct wg_resource *res;
+	struct wg_buf *out;
+	unsigned indent;
+	bool spaced;		/* one line, ", " between items */
+};
+
+/* A sequence of scalars alone: pretty JSON keeps it on one line. */
+static bool scalars_only(const struct wg_node *n)
+{
+	for (size_t i = 0; i < n->len; i++)
+		if (!wg_is_scalar(n->u.items[i]))
+			return false;
+	return true;
+}
+
+static int json_scalar(const struct json_out *j, const struct wg_node *n)
 {
 	const char *tag = wg_node_tag(n);
 	bool typed = n->style == WG_STYLE_PLAIN;
@@ -447,44 +469,67 @@ static int json_scalar(struct wg_ctx *ctx, struct wg_buf *out,
 			&& strcmp(tag + sizeof(core_tag) - 1, "timestamp") != 0;
 	}
 	if (!typed) {
-		wg_json_quote(out, n->u.str, n->len);
+		wg_json_quote(j->out, n->u.str, n->len);
 		return 0;
 	}
-	if (wg_scalar_to_json(out, n->u.str, n->len) == 0)
+	if (wg_scalar_to_json(j->out, n->u.str, n->len) == 0)
 		return 0;
-	return wg_error(ctx, res, n, NULL, "'%.*s' has no JSON representation",
-			(int)n->len, n->u.str);
+	if (!j->ctx)
+		return -1;
+	return wg_error(j->ctx, j->res, n, NULL,
+			"'%.*s' has no JSON representation", (int)n->len, n->u.str);
 }
 
-static int json_node(struct wg_ctx *ctx, struct wg_buf *out,
-		     const struct wg_resource *res, const struct wg_node *n)
+/* Before a member or item (i its index), or before the closing bracket
+ * of a collection of n entries (i == n). */
+static void json_break(const struct json_out *j, size_t i, size_t n,
+		       unsigned depth)
+{
+	if (i && i < n)
+		wg_buf_addstr(j->out, j->spaced ? ", " : ",");
+	if (!j->indent || n == 0)
+		return;
+	wg_buf_addch(j->out, '\n');
+	for (unsigned k = 0; k < (i < n ? depth + 1 : depth) * j->indent; k++)
+		wg_buf_addch(j->out, ' ');
+}
+
+static int json_node(const struct json_out *j, const struct wg_node *n,
+		     unsigned depth)
 {
 	int rc = 0;
 
 	switch (n->kind) {
 	case WG_NODE_SCALAR:
-		return json_scalar(ctx, out, res, n);
+		return json_scalar(j, n);
 	case WG_NODE_SEQ:
-		wg_buf_addch(out, '[');
-		for (size_t i = 0; i < n->len; i++) {
-			if (i)
-				wg_buf_addch(out, ',');
-			rc |= json_node(ctx, out, res, n->u.items[i]);
+		if (j->indent && scalars_only(n)) {
+			struct json_out line = *j;
+
+			line.indent = 0;
+			line.spaced = true;
+			return json_node(&line, n, depth);
 		}
-		wg_buf_addch(out, ']');
+		wg_buf_addch(j->out, '[');
+		for (size_t i = 0; i < n->len; i++) {
+			json_break(j, i, n->len, depth);
+			rc |= json_node(j, n->u.items[i], depth + 1);
+		}
+		json_break(j, n->len, n->len, depth);
+		wg_buf_addch(j->out, ']');
 		return rc;
 	default:
-		wg_buf_addch(out, '{');
+		wg_buf_addch(j->out, '{');
 		for (size_t i = 0; i < n->len; i++) {
 			const struct wg_node *k = wg_map_key(n, i);
 
-			if (i)
-				wg_buf_addch(out, ',');
-			wg_json_quote(out, k->u.str, k->len);
-			wg_buf_addch(out, ':');
-			rc |= json_node(ctx, out, res, wg_map_value(n, i));
+			json_break(j, i, n->len, depth);
+			wg_json_quote(j->out, k->u.str, k->len);
+			wg_buf_addstr(j->out, j->indent ? ": " : ":");
+			rc |= json_node(j, wg_map_value(n, i), depth + 1);
 		}
-		wg_buf_addch(out, '}');
+		json_break(j, n->len, n->len, depth);
+		wg_buf_addch(j->out, '}');
 		return rc;
 	}
 }
@@ -492,7 +537,18 @@ static int json_node(struct wg_ctx *ctx, struct wg_buf *out,
 int wg_json_write(struct wg_ctx *ctx, struct wg_buf *out,
 		  const struct wg_resource *res)
 {
-	int rc = json_node(ctx, out, res, res->root);
+	struct json_out j = { ctx, res, out, 0, false };
+	int rc = json_node(&j, res->root, 0);
+
+	wg_buf_addch(out, '\n');
+	return rc ? -1 : 0;
+}
+
+int wg_json_write_tree(struct wg_buf *out, const struct wg_node *root,
+		       unsigned indent)
+{
+	struct json_out j = { NULL, NULL, out, indent, false };
+	int rc = json_node(&j, root, 0);
 
 	wg_buf_addch(out, '\n');
 	return rc ? -1 : 0;

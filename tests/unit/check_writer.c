@@ -243,6 +243,52 @@ START_TEST(pieces_write_what_the_whole_tree_writes)
 }
 END_TEST
 
+/* A built tree as JSON: one line, or indented with a sequence of
+ * scalars kept on one; typed by style; .inf refused. */
+START_TEST(json_tree_compact_and_indented)
+{
+	struct wg_arena a;
+	struct wg_buf out = WG_BUF_INIT;
+	struct wg_node *m, *list, *items, *one;
+
+	wg_arena_init(&a);
+	m = wg_node_new_map(&a);
+	wg_map_set(&a, m, "name", wg_node_new_str(&a, "true"));
+	wg_map_set(&a, m, "count", wg_node_new_plain(&a, "3"));
+	list = wg_map_set(&a, m, "tags", wg_node_new_seq(&a));
+	wg_seq_append(&a, list, wg_node_new_str(&a, "a\"b"));
+	wg_seq_append(&a, list, wg_node_new_plain(&a, "false"));
+	items = wg_map_set(&a, m, "items", wg_node_new_seq(&a));
+	one = wg_node_new_map(&a);
+	wg_map_set(&a, one, "k", wg_node_new_str(&a, "v"));
+	wg_seq_append(&a, items, one);
+	wg_map_set(&a, m, "none", wg_node_new_map(&a));
+
+	ck_assert_int_eq(wg_json_write_tree(&out, m, 0), 0);
+	ck_assert_str_eq(out.buf, "{\"name\":\"true\",\"count\":3,"
+			 "\"tags\":[\"a\\\"b\",false],"
+			 "\"items\":[{\"k\":\"v\"}],\"none\":{}}\n");
+	wg_buf_reset(&out);
+	ck_assert_int_eq(wg_json_write_tree(&out, m, 2), 0);
+	ck_assert_str_eq(out.buf, "{\n"
+			 "  \"name\": \"true\",\n"
+			 "  \"count\": 3,\n"
+			 "  \"tags\": [\"a\\\"b\", false],\n"
+			 "  \"items\": [\n"
+			 "    {\n"
+			 "      \"k\": \"v\"\n"
+			 "    }\n"
+			 "  ],\n"
+			 "  \"none\": {}\n"
+			 "}\n");
+	wg_buf_reset(&out);
+	wg_map_set(&a, m, "bad", wg_node_new_plain(&a, ".inf"));
+	ck_assert_int_eq(wg_json_write_tree(&out, m, 2), -1);
+	wg_buf_release(&out);
+	wg_arena_release(&a);
+}
+END_TEST
+
 static Suite *writer_suite(void)
 {
 	Suite *s = suite_create("writer");
@@ -260,6 +306,7 @@ static Suite *writer_suite(void)
 	tcase_add_test(tc, flow_rendering);
 	tcase_add_test(tc, edited_tree_writes_new_nodes_block_style);
 	tcase_add_test(tc, pieces_write_what_the_whole_tree_writes);
+	tcase_add_test(tc, json_tree_compact_and_indented);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -29,6 +29,13 @@
  * config is the plugin's own parsed configuration (NULL when none).
  */
 
+/* A profile key a plugin's settings hook reads whose values are a closed
+ * set: the set, ended by NULL (the array the hook checks against). */
+struct wg_setting_values {
+	const char *path;		/* "windows.network.mode" */
+	const char *const *values;
+};
+
 enum wg_plugin_kind {
 	WG_PLUGIN_GENERATOR = 1,
 	WG_PLUGIN_TRANSFORM,
@@ -73,6 +80,10 @@ struct wg_plugin {
 	 * being printed (--print-profile), at their keys; NULL: none. */
 	void (*write_settings)(const void *settings, struct wg_arena *arena,
 			       struct wg_node *root);
+	/* Its settings' keys that take a closed set of values, for the
+	 * profile's JSON Schema (wingen schema); ended by a NULL path.
+	 * NULL: none. */
+	const struct wg_setting_values *setting_values;
 };
 
 /* NULL-terminated table of every plugin, in the default chain's order. */

@@ -124,6 +124,19 @@ int wg_json_write(struct wg_ctx *ctx, struct wg_buf *out,
 		  const struct wg_resource *res);
 
 /*
+ * Appends a tree wingen built (a report, a schema) as one JSON text and a
+ * line break, typed as wg_json_write() types a resource: plain scalars by
+ * YAML 1.1 rules (wg_node_new_plain("3") is a number, "true" a boolean),
+ * every other scalar a string (wg_node_new_str() quotes what would read
+ * as another type).  indent 0: on one line, as wg_json_write() writes;
+ * else each member and item on a line of its own, indent spaces a level
+ * ("[]", "{}" and a sequence of scalars alone stay on one).  Returns -1 when a plain scalar has no JSON
+ * form (.inf, .nan); out then holds a partial text.
+ */
+int wg_json_write_tree(struct wg_buf *out, const struct wg_node *root,
+		       unsigned indent);
+
+/*
  * Writes every live resource of list (WG_RES_DELETED skipped) as a YAML or
  * JSON stream into out.  Returns 0 or -1 (reported on ctx).
  */
