@@ -589,6 +589,17 @@ static void summary(struct run *r)
 		kust_hint(r);
 }
 
+static void flag_arg(struct wg_pathlist *args, const char *flag,
+		     const char *value)
+{
+	struct wg_buf b = WG_BUF_INIT;
+
+	wg_buf_addstr(&b, flag);
+	wg_buf_addstr(&b, value);
+	wg_pathlist_add(args, b.buf);
+	wg_buf_release(&b);
+}
+
 /*
  * Chart folders (holding Chart.yaml) are migrated through Helm
  * (migrate_chart.c); manifests and charts are not mixed in one run, and
@@ -623,19 +634,18 @@ static int charts(struct run *r, const struct wg_pathlist *paths)
 				      "values of one chart; give one chart");
 	if (wg_ctx_failed(&r->ctx))
 		return wg_cli_report(&r->ctx, false);
-	/* helm template gets the values as given, before --helm-arg's */
+	/* helm template gets the values as given, before --helm-arg's, each
+	 * as one argument (FLAG=VALUE: a value cannot read as a flag) */
 	for (size_t i = 0; i < o->values.len; i++) {
-		wg_pathlist_add(&args, "-f");
-		wg_pathlist_add(&args, o->values.items[i]);
+		char *a = wg_helm_path_arg("--values=", o->values.items[i]);
+
+		wg_pathlist_add(&args, a);
+		free(a);
 	}
-	for (size_t i = 0; i < o->set.len; i++) {
-		wg_pathlist_add(&args, "--set");
-		wg_pathlist_add(&args, o->set.items[i]);
-	}
-	for (size_t i = 0; i < o->set_string.len; i++) {
-		wg_pathlist_add(&args, "--set-string");
-		wg_pathlist_add(&args, o->set_string.items[i]);
-	}
+	for (size_t i = 0; i < o->set.len; i++)
+		flag_arg(&args, "--set=", o->set.items[i]);
+	for (size_t i = 0; i < o->set_string.len; i++)
+		flag_arg(&args, "--set-string=", o->set_string.items[i]);
 	for (size_t i = 0; i < o->helm_args.len; i++)
 		wg_pathlist_add(&args, o->helm_args.items[i]);
 	rc = wg_cli_migrate_charts(&r->ctx, &r->profile, paths, &co);

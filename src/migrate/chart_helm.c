@@ -1,23 +1,30 @@
-#define _GNU_SOURCE	/* F_SETPIPE_SZ */
+#define _GNU_SOURCE	/* F_SETPIPE_SZ, close_range */
 /*
  * Running helm: the one place wingen starts a program (SECURITY.md, "chart
- * migration runs helm").  fork + execvp with an argv built by the caller:
- * no shell, so nothing in a chart, a values file or an argument is ever
- * interpreted as a command line.  The binary is the one the user named
- * (--helm, $WINGEN_HELM) or "helm" on PATH; nothing read from input picks
- * it.  stdout and stderr are read through pipes with poll(), so a chatty
- * stderr cannot block a large render.
+ * migration runs helm").  fork + execv of a file found here, with an argv
+ * built here: no shell (execv, unlike execvp, never hands a file it cannot
+ * execute to /bin/sh), so nothing in a chart, a values file or an
+ * argument is ever interpreted as a command line.  The binary is the one
+ * the user named (--helm, $WINGEN_HELM) or "helm" in an absolute folder
+ * of PATH; nothing read from input picks it.  Every path in the argv is
+ * unambiguous: a relative one starts with "./" and the operands follow
+ * "--", so a chart folder named "--post-renderer=sh" is a folder, not a
+ * flag.  stdout and stderr are read through pipes with poll(), so a
+ * chatty stderr cannot block a large render.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "wingen/base/alloc.h"
 #include "wingen/migrate/chart.h"
 
 const char *wg_helm_binary(const char *opt)
@@ -29,6 +36,53 @@ const char *wg_helm_binary(const char *opt)
 	if (env && *env)
 		return env;
 	return "helm";
+}
+
+static bool runnable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode)
+	       && access(path, X_OK) == 0;
+}
+
+/*
+ * The file to run for bin: bin itself when it holds a '/', else the first
+ * runnable DIR/bin for the absolute folders DIR of $PATH (the system's
+ * default path when PATH is unset).  An empty or relative entry of PATH
+ * names the current folder, which may be the repository under review: it
+ * is skipped, as a shell's hash of a program there would be a surprise.
+ * NULL (errno ENOENT) when there is none.
+ */
+static char *find_program(const char *bin)
+{
+	const char *path = getenv("PATH");
+	char def[PATH_MAX];
+	struct wg_buf b = WG_BUF_INIT;
+
+	if (strchr(bin, '/'))
+		return wg_xstrdup(bin);
+	if (!path) {
+		size_t n = confstr(_CS_PATH, def, sizeof(def));
+
+		path = n && n <= sizeof(def) ? def : "/bin:/usr/bin";
+	}
+	for (const char *p = path; *p;) {
+		size_t n = strcspn(p, ":");
+
+		if (n && p[0] == '/') {
+			wg_buf_reset(&b);
+			wg_buf_add(&b, p, n);
+			wg_buf_addch(&b, '/');
+			wg_buf_addstr(&b, bin);
+			if (runnable(b.buf))
+				return wg_buf_detach(&b, NULL);
+		}
+		p += n + (p[n] == ':');
+	}
+	wg_buf_release(&b);
+	errno = ENOENT;
+	return NULL;
 }
 
 /* The first few lines of stderr, for the message. */
@@ -47,15 +101,30 @@ static void first_lines(struct wg_buf *err, unsigned max)
 	err->buf[err->len] = '\0';
 }
 
-static void child(char *const argv[], int out, int err, int status)
+/*
+ * In the child, between fork and exec: async-signal-safe calls only.
+ * Only stdin (/dev/null), stdout, stderr and the status pipe (closed by
+ * the exec) stay open: no descriptor of wingen's (a temporary, the lock
+ * on a tree) reaches helm.  The signals wingen ignores or blocks are
+ * helm's again.
+ */
+static void child(const char *file, char *const argv[], int out, int err,
+		  int status)
 {
 	int null = open("/dev/null", O_RDONLY);
+	sigset_t none;
 	int e;
 
 	if (null < 0 || dup2(null, STDIN_FILENO) < 0
 	    || dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
 		_exit(127);
-	execvp(argv[0], argv);
+	if (status > STDERR_FILENO + 1)
+		close_range(STDERR_FILENO + 1, (unsigned)status - 1, 0);
+	close_range((unsigned)status + 1, ~0u, 0);
+	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	execv(file, argv);
 	e = errno;
 	/* the parent reads why exec failed from the status pipe */
 	if (write(status, &e, sizeof(e)) < 0)
@@ -65,32 +134,46 @@ static void child(char *const argv[], int out, int err, int status)
 
 int wg_helm_run(struct wg_ctx *ctx, char *const argv[], struct wg_buf *out)
 {
-	int po[2], pe[2], ps[2];
+	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, ps[2] = { -1, -1 };
 	struct wg_buf err = WG_BUF_INIT;
 	struct pollfd fds[2];
 	bool too_big = false;
 	int exec_errno = 0, status = 0;
+	char *file = find_program(argv[0]);
 	pid_t pid;
 	static char chunk[1 << 20];
 
 	wg_buf_reset(out);
-	if (pipe(po) || pipe(pe) || pipe(ps))
-		return wg_report_at(ctx, WG_SEV_ERROR, NULL, 0, 0,
-				    "cannot run %s: %s", argv[0],
-				    strerror(errno));
-	fcntl(ps[1], F_SETFD, FD_CLOEXEC);
+	if (!file)
+		exec_errno = errno;
+	else if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)
+		 || pipe2(ps, O_CLOEXEC))
+		exec_errno = errno;
+	if (exec_errno) {
+		for (int i = 0; i < 2; i++) {
+			if (po[i] >= 0)
+				close(po[i]);
+			if (pe[i] >= 0)
+				close(pe[i]);
+			if (ps[i] >= 0)
+				close(ps[i]);
+		}
+		free(file);
+		goto report;
+	}
 	pid = fork();
 	if (pid < 0) {
+		exec_errno = errno;
 		close(po[0]), close(po[1]), close(pe[0]), close(pe[1]);
 		close(ps[0]), close(ps[1]);
-		return wg_report_at(ctx, WG_SEV_ERROR, NULL, 0, 0,
-				    "cannot run %s: %s", argv[0],
-				    strerror(errno));
+		free(file);
+		goto report;
 	}
 	if (pid == 0) {
 		close(po[0]), close(pe[0]), close(ps[0]);
-		child(argv, po[1], pe[1], ps[1]);
+		child(file, argv, po[1], pe[1], ps[1]);
 	}
+	free(file);
 	close(po[1]), close(pe[1]), close(ps[1]);
 #ifdef F_SETPIPE_SZ
 	/* a render is megabytes: fewer, larger reads */
@@ -135,12 +218,15 @@ int wg_helm_run(struct wg_ctx *ctx, char *const argv[], struct wg_buf *out)
 	close(ps[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	first_lines(&err, 6);
+report:
+	if (err.buf)
+		first_lines(&err, 6);
 	if (exec_errno) {
 		wg_report_at(ctx, WG_SEV_ERROR, NULL, 0, 0,
 			     "cannot run helm '%s': %s (chart migration renders "
 			     "the chart with the real Helm: give --helm PATH, "
-			     "set WINGEN_HELM, or put helm on PATH)", argv[0],
+			     "set WINGEN_HELM, or put helm in a folder of PATH "
+			     "given as an absolute path)", argv[0],
 			     strerror(exec_errno));
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		wg_report_at(ctx, WG_SEV_ERROR, NULL, 0, 0,
@@ -162,4 +248,48 @@ int wg_helm_run(struct wg_ctx *ctx, char *const argv[], struct wg_buf *out)
 	}
 	wg_buf_release(&err);
 	return -1;
+}
+
+char *wg_helm_path_arg(const char *prefix, const char *path)
+{
+	struct wg_buf b = WG_BUF_INIT;
+
+	wg_buf_addstr(&b, prefix);
+	if (path[0] != '/' && strncmp(path, "./", 2) != 0
+	    && strncmp(path, "../", 3) != 0)
+		wg_buf_addstr(&b, "./");
+	wg_buf_addstr(&b, path);
+	return wg_buf_detach(&b, NULL);
+}
+
+int wg_helm_template(struct wg_ctx *ctx, const char *helm, const char *chart,
+		     const char *first_values, char *const *args,
+		     size_t nargs, const char *last_values,
+		     struct wg_buf *out)
+{
+	char **argv = wg_xcalloc(nargs + 10, sizeof(*argv));
+	char *owned[3] = { NULL, NULL, NULL };
+	size_t n = 0;
+	int rc;
+
+	argv[n++] = (char *)helm;
+	argv[n++] = (char *)"template";
+	if (first_values)
+		argv[n++] = owned[0] = wg_helm_path_arg("--values=",
+							first_values);
+	for (size_t i = 0; i < nargs; i++)
+		argv[n++] = args[i];
+	if (last_values)
+		argv[n++] = owned[1] = wg_helm_path_arg("--values=",
+							last_values);
+	/* the operands: nothing after "--" is a flag */
+	argv[n++] = (char *)"--";
+	argv[n++] = (char *)"wingen";
+	argv[n++] = owned[2] = wg_helm_path_arg("", chart);
+	argv[n] = NULL;
+	rc = wg_helm_run(ctx, argv, out);
+	for (size_t i = 0; i < 3; i++)
+		free(owned[i]);
+	free(argv);
+	return rc;
 }

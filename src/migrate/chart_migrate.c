@@ -96,28 +96,13 @@ struct tpl_edit {
 static int helm_template(struct run *r, const char *first_values,
 			 const char *last_values, struct render *out)
 {
-	size_t n = 0, cap = r->o->nhelm_args + 10;
-	char **argv = wg_xcalloc(cap, sizeof(*argv));
 	struct wg_buf text = WG_BUF_INIT;
 	int rc;
 
-	argv[n++] = (char *)r->o->helm;
-	argv[n++] = (char *)"template";
-	argv[n++] = (char *)"wingen";
-	argv[n++] = (char *)(r->render_dir ? r->render_dir : r->dir);
-	if (first_values) {
-		argv[n++] = (char *)"-f";
-		argv[n++] = (char *)first_values;
-	}
-	for (size_t i = 0; i < r->o->nhelm_args; i++)
-		argv[n++] = r->o->helm_args[i];
-	if (last_values) {
-		argv[n++] = (char *)"-f";
-		argv[n++] = (char *)last_values;
-	}
-	argv[n] = NULL;
-	rc = wg_helm_run(r->ctx, argv, &text);
-	free(argv);
+	rc = wg_helm_template(r->ctx, r->o->helm,
+			      r->render_dir ? r->render_dir : r->dir,
+			      first_values, r->o->helm_args, r->o->nhelm_args,
+			      last_values, &text);
 	memset(out, 0, sizeof(*out));
 	wg_resources_init(&out->list);
 	if (rc) {

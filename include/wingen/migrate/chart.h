@@ -19,7 +19,7 @@
  * render with it gives, pod spec by pod spec, what the chain made of the
  * first, and the chain finds nothing left to change in it.
  *
- *   chart_helm.c     runs helm (fork + execvp, argv only, no shell)
+ *   chart_helm.c     runs helm (fork + execv, argv only, no shell)
  *   chart_source.c   the chart on disk: templates, named templates, values
  *                    files; which template each rendered object came from
  *   chart_hooks.c    which values key feeds a pod-spec field of a template
@@ -32,20 +32,40 @@
 
 /*
  * The helm binary to run: opt when given, else $WINGEN_HELM when set and
- * not empty, else "helm" (looked up on PATH by execvp).
+ * not empty, else "helm" (looked up in the absolute folders of PATH).
  */
 const char *wg_helm_binary(const char *opt);
 
 /*
  * Runs argv (argv[0] the binary, NULL-terminated) with stdin from
  * /dev/null and collects its standard output into out (reset first).
- * No shell is involved: the arguments reach helm exactly as given.
- * Output beyond ctx's input-size limit is an error.  Returns 0 when the
+ * argv[0] without a '/' is looked up in the absolute folders of PATH
+ * only; it is run with execv, never through a shell, and gets no
+ * descriptor of wingen's but its stdin, stdout and stderr.  Output
+ * beyond ctx's input-size limit is an error.  Returns 0 when the
  * program exits 0; otherwise -1 with one error on ctx that names the
  * program, the exit status and the first lines of its stderr (or why it
  * could not be started, and how to name another binary).
  */
 int wg_helm_run(struct wg_ctx *ctx, char *const argv[], struct wg_buf *out);
+
+/*
+ * "helm template [--values=FIRST] ARGS... [--values=LAST] -- wingen
+ * CHART" through wg_helm_run().  Every path is made unambiguous (a
+ * relative one gets "./"), and the operands follow "--": a chart
+ * folder or values file named like a flag ("--post-renderer=sh") is
+ * never read as one.  ARGS are the user's, as given.  first_values and
+ * last_values may be NULL.
+ */
+int wg_helm_template(struct wg_ctx *ctx, const char *helm, const char *chart,
+		     const char *first_values, char *const *args,
+		     size_t nargs, const char *last_values,
+		     struct wg_buf *out);
+
+/* prefix and path as one argument, path with "./" in front when it is
+ * relative and starts with neither "./" nor "../" (a path a program
+ * cannot take for a flag).  Caller frees. */
+char *wg_helm_path_arg(const char *prefix, const char *path);
 
 /* ---- the chart on disk (chart_source.c) ------------------------------- */
 
