@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "options.h"
 #include "wingen/core/plugin.h"
 
 const struct wg_command wg_commands[] = {
@@ -324,6 +325,24 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
+		"completion", wg_cmd_completion,
+		"completion bash|zsh|fish [--output-file FILE]",
+		"Print the shell completion script for bash, zsh or fish.",
+		"Writes a completion script made from wingen's own tables of\n"
+		"commands and options: commands, options, the values of -o and\n"
+		"the other options with a fixed set, file names where a file goes,\n"
+		"release names for --retarget.  Load it:\n"
+		"  bash: source <(wingen completion bash)   (cmake --install puts\n"
+		"        it in share/bash-completion/completions already)\n"
+		"  zsh:  source <(wingen completion zsh)    (after compinit), or\n"
+		"        wingen completion zsh > \"${fpath[1]}/_wingen\"\n"
+		"  fish: wingen completion fish | source, or\n"
+		"        wingen completion fish > ~/.config/fish/completions/wingen.fish\n\n"
+		"options:\n"
+		"      --output-file FILE   write to FILE atomically (default: stdout)\n"
+		"  -h, --help               show this help\n",
+	},
+	{
 		"schema", wg_cmd_schema,
 		"schema [-o json] [--output-file FILE]",
 		"Print the profile's JSON Schema (for editors and validators).",
@@ -341,11 +360,23 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
-		"version", wg_cmd_version, "version",
+		"version", wg_cmd_version,
+		"version [-o text|json] [--output-file FILE] [--short]",
 		"Print the version of wingen and of the libraries it uses.",
-		"One line for wingen, then one per library (libyaml, libcyaml,\n"
-		"PCRE2): the version wingen was built with and the one it runs\n"
-		"with now (a shared library can be upgraded under the binary).\n",
+		"One line for wingen, one for the git commit it was built from\n"
+		"(\"unknown\" for a build outside a git checkout; \"(dirty)\" when\n"
+		"tracked files had changes), then one per library (libyaml,\n"
+		"libcyaml, PCRE2, zlib): the version wingen was built with and the\n"
+		"one it runs with now (a shared library can be upgraded under the\n"
+		"binary).\n\n"
+		"options:\n"
+		"  -o, --output FORMAT      text (default) or json: {version,\n"
+		"                           gitCommit, gitTreeState, libraries:\n"
+		"                           [{name, builtWith, running}]}\n"
+		"      --output-file FILE   write to FILE atomically (default: stdout)\n"
+		"      --short              the version alone, with the commit as\n"
+		"                           helm's: 0.1.0+g1a2b3c4d5e6f\n"
+		"  -h, --help               show this help\n",
 	},
 	{
 		"help", wg_cmd_help, "help [COMMAND|plugins]",
@@ -368,11 +399,20 @@ static int help_plugins(void)
 
 int wg_cmd_help(int argc, char **argv)
 {
-	if (argc > 1 && strcmp(argv[1], "plugins") == 0)
-		return help_plugins();
-	if (argc > 1 && strcmp(argv[1], "--help") != 0
-	    && strcmp(argv[1], "-h") != 0)
-		return wg_print_help(argv[1]);
+	static const struct wg_opt opts[] = { WG_OPT_END };
+	struct wg_pathlist args = { 0 };
+	int rc = wg_parse_options("help", argc, argv, opts, &args);
+	bool named = rc == 0 && args.len;
+
+	if (named && args.len > 1)
+		rc = wg_usage_error("help", "unexpected argument '%s'",
+				    args.items[1]);
+	else if (named)
+		rc = strcmp(args.items[0], "plugins") == 0
+		     ? help_plugins() : wg_print_help(args.items[0]);
+	wg_pathlist_release(&args);
+	if (named || rc > 0 || wg_cli_describing())
+		return rc > 0 ? rc : WG_EXIT_OK;
 	puts("usage: wingen COMMAND [OPTIONS]\n\n"
 	     "Render Kubernetes manifests for clusters that mix Linux and "
 	     "Windows nodes.\n\ncommands:");

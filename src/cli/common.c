@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "options.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -60,6 +61,8 @@ int wg_print_help(const char *cmd)
 {
 	const struct wg_command *c = wg_command_find(cmd);
 
+	if (wg_cli_describing())	/* options.h: the options, not help */
+		return WG_EXIT_OK;
 	if (!c)
 		return wg_unknown_command(cmd);
 	printf("usage: wingen %s\n\n%s\n", c->synopsis, c->summary);

@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,6 +143,49 @@ static int apply(const char *cmd, const struct wg_opt *o, const char *arg)
 	return 0;
 }
 
+const char *const wg_load_restrictors[] = { "rootonly", "none", NULL };
+
+/* Where wg_parse_options() copies its table while describing. */
+static struct wg_opts_info *describing;
+
+bool wg_cli_describing(void)
+{
+	return describing != NULL;
+}
+
+static void describe(const struct wg_opt *opts, size_t n, bool positional)
+{
+	struct wg_opts_info *d = describing;
+
+	d->parsed = true;
+	d->positional = positional;
+	for (size_t i = 0; i < n && d->n < WG_OPT_INFO_MAX; i++) {
+		struct wg_opt_info *o = &d->opts[d->n++];
+		size_t k = 0;
+
+		o->name = opts[i].name;
+		o->short_name = opts[i].short_name;
+		o->kind = opts[i].kind;
+		for (; opts[i].choices && opts[i].choices[k]
+		       && k < WG_OPT_INFO_CHOICES; k++)
+			o->choices[k] = opts[i].choices[k];
+		o->choices[k] = NULL;
+	}
+}
+
+void wg_cli_options_of(const struct wg_command *c, struct wg_opts_info *out)
+{
+	static char help[] = "--help";
+	char name[64];
+	char *argv[] = { name, help, NULL };
+
+	memset(out, 0, sizeof(*out));
+	snprintf(name, sizeof(name), "%s", c->name);
+	describing = out;
+	c->run(2, argv);
+	describing = NULL;
+}
+
 int wg_parse_options(const char *cmd, int argc, char **argv,
 		     const struct wg_opt *opts, struct wg_pathlist *pos)
 {
@@ -152,6 +196,10 @@ int wg_parse_options(const char *cmd, int argc, char **argv,
 
 	while (opts[n].name)
 		n++;
+	if (describing) {
+		describe(opts, n, pos != NULL);
+		return -1;
+	}
 	longopts = wg_xcalloc(n + 2, sizeof(*longopts));
 	wg_buf_addstr(&shorts, ":h");
 	for (size_t i = 0; i < n; i++) {

@@ -93,4 +93,39 @@ struct wg_opt {
 int wg_parse_options(const char *cmd, int argc, char **argv,
 		     const struct wg_opt *opts, struct wg_pathlist *pos);
 
+/* The values --load-restrictor offers (WG_OPT_RESTRICTOR; kustomize's
+ * LoadRestrictions* spellings are accepted too), ended by NULL. */
+extern const char *const wg_load_restrictors[];
+
+/*
+ * A command's options as data, for shell completion (completion.h).
+ * wg_cli_options_of() runs the command (c->run) with "--help" while
+ * describing: its own call of wg_parse_options() copies its table into
+ * out and returns -1 at once (help asked), and wg_print_help() prints
+ * nothing.  A command that parses no options (fn) leaves out->parsed
+ * false.
+ */
+#define WG_OPT_INFO_MAX 48
+#define WG_OPT_INFO_CHOICES 8
+
+struct wg_opt_info {
+	const char *name;
+	char short_name;
+	enum wg_opt_kind kind;
+	const char *choices[WG_OPT_INFO_CHOICES + 1];	/* NULL-ended */
+};
+
+struct wg_opts_info {
+	struct wg_opt_info opts[WG_OPT_INFO_MAX];
+	size_t n;
+	bool parsed;		/* the command called wg_parse_options() */
+	bool positional;	/* it takes positional arguments */
+};
+
+struct wg_command;
+void wg_cli_options_of(const struct wg_command *c, struct wg_opts_info *out);
+
+/* Whether wg_cli_options_of() is running a command. */
+bool wg_cli_describing(void);
+
 #endif
