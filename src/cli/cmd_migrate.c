@@ -22,6 +22,7 @@
 #include "wingen/migrate/migrate.h"
 #include "wingen/migrate/chart.h"
 #include "wingen/base/output.h"
+#include "wingen/base/treeguard.h"
 #include "wingen/core/pipeline.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/reader.h"
@@ -660,6 +661,7 @@ int wg_cmd_migrate(int argc, char **argv)
 	const char *profile_arg = NULL;
 	struct wg_migrate_scratch scratch = { 0 };
 	struct wg_migrate_pool *pool;
+	struct wg_tree_guard *guard = NULL;
 	struct run r;
 	int rc;
 
@@ -707,6 +709,12 @@ int wg_cmd_migrate(int argc, char **argv)
 	if (!wg_ctx_failed(&r.ctx) && !paths.len) {
 		rc = wg_usage_error("migrate", "no PATH given");
 		goto out;
+	}
+	/* what --in-place writes stays inside the PATHs, no link
+	 * followed below them (treeguard.h) */
+	if (!o.diff && paths.len) {
+		guard = wg_tree_guard_open(&r.ctx, paths.items, paths.len);
+		r.ctx.guard = guard;
 	}
 	rc = charts(&r, &paths);
 	if (rc != -1)
@@ -777,6 +785,7 @@ out:
 	if (r.have_profile)
 		wg_profile_release(&r.profile);
 	wg_ctx_release(&r.ctx);
+	wg_tree_guard_free(guard);
 	wg_pathlist_release(&paths);
 	wg_pathlist_release(&o.args);
 	wg_pathlist_release(&o.helm_args);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "wingen/base/cleanup.h"
 #include "wingen/base/output.h"
 
 /*
@@ -58,6 +59,6 @@ int main(int argc, char **argv)
 	static char err_buf[1 << 16];
 
 	setvbuf(stderr, err_buf, _IOLBF, sizeof(err_buf));
-	wg_output_install_cleanup();
+	wg_cleanup_install();
 	return finish(dispatch(argc, argv));
 }

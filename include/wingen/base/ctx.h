@@ -16,6 +16,7 @@
 struct wg_node;
 struct wg_resource;
 struct wg_profile;
+struct wg_tree_guard;
 
 /* Hard limits against hostile input; each breach is an error with a position. */
 struct wg_limits {
@@ -54,6 +55,8 @@ struct wg_ctx {
 	size_t documents;	/* documents read so far, for the limit */
 	bool skip_changes;	/* nobody will read the change log: plugins'
 				   wg_record_change() calls cost nothing */
+	const struct wg_tree_guard *guard;	/* the trees the run edits
+				   in place (treeguard.h); NULL: none */
 };
 
 void wg_ctx_init(struct wg_ctx *ctx);

@@ -32,7 +32,8 @@ enum {
  */
 struct wg_out {
 	int fd;
-	char *path;	/* the file replaced at commit; NULL: stdout or in place */
+	int dirfd;	/* the folder of the file replaced at commit, or -1 */
+	char *path;	/* its name there; NULL: stdout or in place */
 	char *tmp;	/* the temporary file, NULL when writing in place */
 	const char *name;	/* for messages */
 	int status;	/* WG_OUT_* of the first failure */
@@ -104,8 +105,5 @@ struct wg_file_update {
 };
 int wg_output_replace_all(struct wg_ctx *ctx,
 			  const struct wg_file_update *files, size_t n);
-
-/* Installs the SIGINT/SIGTERM/atexit cleanup of temporary files. */
-void wg_output_install_cleanup(void);
 
 #endif
