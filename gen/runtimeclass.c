@@ -592,24 +592,27 @@ static bool kept_existing(struct wg_ctx *ctx, struct wg_resources *list,
 }
 
 /*
- * Which builds get a RuntimeClass.  A profile the user writes: every one
- * of its builds (the cluster runs them).  The embedded default profile
- * lists every supported build only so that each workload can go where its
- * images run: there, only the builds a Windows workload of the stream
- * targets (or a pod names the RuntimeClass of), and every build when the
- * stream is empty (the bootstrap: wingen runtimeclasses).  HostProcess
- * pods name no RuntimeClass and count for none.
+ * Which builds get a RuntimeClass: the stream's RuntimeClasses come with
+ * the workloads that need them, so build writes what migrate writes
+ * beside the files and a CI gate (build --check) right after migrate
+ * finds nothing to add.  A profile the user writes: every one of its
+ * builds (the cluster runs them) when a Windows workload of the stream
+ * targets one or a pod names one's RuntimeClass, and none on a stream
+ * without (a Linux-only stream gets no Windows RuntimeClass).  The
+ * embedded default profile lists every supported build only so that
+ * each workload can go where its images run: there, only the builds a
+ * Windows workload targets or a pod names.  An empty stream is the
+ * bootstrap (wingen runtimeclasses): every build; the commands that
+ * read manifests refuse an empty input before the chain runs.
+ * HostProcess pods name no RuntimeClass and count for none.
  */
 static void builds_used(struct wg_ctx *ctx, struct wg_resources *list,
 			bool *used)
 {
 	const struct wg_profile *p = ctx->profile;
-	bool any = false;
+	bool user = !p->path || strcmp(p->path, "<default>") != 0;
+	bool any = false, needed = false;
 
-	for (size_t i = 0; i < p->nbuilds; i++)
-		used[i] = !p->path || strcmp(p->path, "<default>") != 0;
-	if (used[0])
-		return;
 	for (size_t i = 0; i < list->len; i++) {
 		struct wg_resource *res = list->items[i];
 		struct wg_selection *sel;
@@ -624,20 +627,23 @@ static void builds_used(struct wg_ctx *ctx, struct wg_resources *list,
 
 			for (size_t j = 0; wg_is_scalar(rcn) && j < p->nbuilds;
 			     j++)
-				if (wg_scalar_is(rcn, p->builds[j].runtime_class))
-					used[j] = true;
+				if (wg_scalar_is(rcn,
+						 p->builds[j].runtime_class))
+					used[j] = needed = true;
 		}
 		if (!sel->windows || sel->failed || sel->host_process)
 			continue;
 		for (size_t j = 0; j < p->nbuilds; j++) {
-			used[j] = used[j] || sel->build == &p->builds[j];
-			for (size_t t = 0; t < sel->ntargets; t++)
-				used[j] = used[j]
-					  || sel->targets[t] == &p->builds[j];
+			bool t = sel->build == &p->builds[j];
+
+			for (size_t k = 0; k < sel->ntargets; k++)
+				t = t || sel->targets[k] == &p->builds[j];
+			used[j] = used[j] || t;
+			needed = needed || t;
 		}
 	}
-	if (!any)
-		for (size_t i = 0; i < p->nbuilds; i++)
+	for (size_t i = 0; i < p->nbuilds; i++)
+		if (!any || (user && needed))
 			used[i] = true;
 }
 
@@ -664,16 +670,17 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 		struct wg_resource *res;
 		bool fatal;
 
-		if (!used[i])
-			continue;
-
+		/* made for every build, used or not: a template or an
+		 * input RuntimeClass of the name that is wrong is an error
+		 * whatever the stream holds */
 		res = make(ctx, list, tmpl, file, b, b->runtime_class, false,
 			   false, &fatal);
 		if (fatal)
 			return -1;
 		if (!res || kept_existing(ctx, list, res, b->runtime_class,
 					  wg_arena_printf(arena, "windows."
-							  "builds[%zu]", i)))
+							  "builds[%zu]", i))
+		    || !used[i])
 			continue;
 		wg_resources_insert(list, inserted++, res);
 		wg_record_change(ctx, WG_CHANGE_CREATE, res, NULL, NULL, NULL,

@@ -54,11 +54,21 @@ int wg_cli_fn(struct wg_input *in)
 	else if (wg_krm_profile(&ctx, &krm, wg_chain_opts(NULL, &popts),
 				&profile) == 0) {
 		size_t first = ctx.log.ndiags;
+		int nodes_rc;
 
 		have_profile = true;
 		/* The nodes first: a bad node list is reported before the
 		 * chain says anything about the items. */
-		if (wg_krm_nodes_read(&ctx, &krm, &nodes) == 0) {
+		nodes_rc = wg_krm_nodes_read(&ctx, &krm, &nodes);
+		if (nodes_rc == 0 && !krm.list.len) {
+			/* KRM: an empty items list is an ordinary input (a
+			 * package with no objects yet, or one a --match-*
+			 * filter emptied); the function gives back what it
+			 * was given, never RuntimeClasses alone */
+			wg_report_at(&ctx, WG_SEV_INFO, NULL, 0, 0, "the "
+				     "ResourceList holds no items: nothing to "
+				     "transform, and no RuntimeClass is added");
+		} else if (nodes_rc == 0) {
 			struct wg_placement pl = { &profile, &nodes.cluster,
 						   &krm.list, NULL };
 

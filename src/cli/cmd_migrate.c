@@ -516,17 +516,14 @@ static void kust_hint(const struct run *r)
 		r->kust_skipped == 1 ? "it is" : "they are");
 }
 
-/* Inputs were skipped and none is left to migrate: not a success. */
+/* No file is left to migrate (none found, or every one skipped): no
+ * object was read, which is never a success. */
 static bool all_skipped(const struct run *r)
 {
-	size_t inputs = 0;
-
-	for (size_t i = 0; i < r->nskips; i++)
-		inputs += !r->skips[i].own;
 	for (size_t i = 0; i < r->nmf; i++)
 		if (!r->mf[i].skip)
 			return false;
-	return inputs > 0;
+	return true;
 }
 
 static bool skipped_workload(const struct run *r)
@@ -737,13 +734,16 @@ int wg_cmd_migrate(int argc, char **argv)
 		}
 	}
 	wg_migrate_pool_end(pool);
-	/* Nothing left to migrate is a failure when a workload was left
-	 * behind, and said in any case (no "changed 0 of 0 files"). */
+	/* Nothing left to migrate: no object was read, an error (never
+	 * "changed 0 of 0 files", exit 0). */
 	if (!wg_ctx_failed(&r.ctx) && all_skipped(&r))
-		wg_report_at(&r.ctx, skipped_workload(&r) ? WG_SEV_ERROR
-			     : WG_SEV_WARNING, NULL, 0, 0,
-			     "nothing migrated: every file given was skipped "
-			     "(see 'migrate: skipped' below)");
+		wg_report_at(&r.ctx, WG_SEV_ERROR, NULL, 0, 0, "nothing "
+			     "migrated: %s", r.nskips ? (skipped_workload(&r)
+			     ? "every file given was skipped, and one holds a "
+			       "workload (see 'migrate: skipped' below)"
+			     : "every file given was skipped (see 'migrate: "
+			       "skipped' below)")
+			     : "no *.yaml or *.yml file in the PATHs given");
 	if (!wg_ctx_failed(&r.ctx)) {
 		wg_migrate_edits_begin(&r.list);
 		wg_cli_run_chain(&r.ctx, &r.profile, &r.list);

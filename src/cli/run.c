@@ -181,25 +181,26 @@ int wg_session_load(struct wg_session *s, const char *profile_arg,
 /*
  * An input with no object at all (nothing, comments, empty documents) is
  * what a failed generator in front of a pipe leaves: `helm template` that
- * printed its error on stderr and nothing on stdout.  Writing nothing and
- * exiting 0 would look like success, so it is a warning (an error with
- * --strict).  `wingen fn` does not come here: an empty items list is an
+ * printed its error on stderr and nothing on stdout.  Exiting 0 would
+ * look like success (and with the RuntimeClasses alone it once wrote
+ * objects nobody asked for into kubectl apply), so it is an error:
+ * nothing is written.  `wingen runtimeclasses` prints the RuntimeClasses
+ * alone.  `wingen fn` does not come here: an empty items list is an
  * ordinary ResourceList in KRM (a package with no objects yet, or one a
- * filter emptied), not a sign that something failed.
+ * filter emptied), given back as it came.
  */
-static void warn_if_empty(struct wg_session *s)
+static void refuse_empty(struct wg_session *s)
 {
 	const char *name;
 
-	if (s->list.len)
-		return;
 	name = s->inputs.len == 1 && s->inputs.items[0].name
 		? s->inputs.items[0].name : "input";
-	wg_report_at(&s->ctx, WG_SEV_WARNING, name, 0, 0, "no object was "
-		     "read (%s); if a command feeds this one (helm template, "
-		     "kustomize build), check that it succeeded",
-		     s->inputs.len > 1 ? "every input is empty"
-		     : "the input is empty");
+	wg_report_at(&s->ctx, WG_SEV_ERROR, name, 0, 0, "no object was read "
+		     "(%s), so nothing is written; if a command feeds this one "
+		     "(helm template, kustomize build), check that it "
+		     "succeeded; wingen runtimeclasses prints the "
+		     "RuntimeClasses alone", s->inputs.len > 1
+		     ? "every input is empty" : "the input is empty");
 }
 
 int wg_session_read(struct wg_session *s)
@@ -207,8 +208,10 @@ int wg_session_read(struct wg_session *s)
 	int rc = wg_cli_read(&s->ctx, &s->paths, &s->inputs, &s->list,
 			     s->jobs);
 
-	if (rc == 0)
-		warn_if_empty(s);
+	if (rc == 0 && !s->list.len) {
+		refuse_empty(s);
+		rc = -1;
+	}
 	return rc;
 }
 

@@ -151,7 +151,7 @@ failed "helm failing after half the chart" "helm template failed"
 
 mkdir "$tmp/b5"
 generate "$tmp/b5"
-failed "an app with no manifests" "no manifests in the app"
+failed "an app with no manifests" "no object was read"
 
 app b6
 rm "$tmp/b6/wingen.yaml"

@@ -167,6 +167,13 @@ run_profile() {
 	"$wingen" migrate $profile "$copy" --in-place \
 		--runtimeclass-file "$w.rc.yaml" >"$w.out" 2>"$w.err"
 	rc=$?
+	# a file migrate skips whole (no apiVersion and kind: a patch) is
+	# no object read, an error; build passes such a mapping through
+	if [ "$rc" = 1 ] && [ "$build_rc" = 0 ] \
+		&& grep -q "error: nothing migrated: every file given was skipped" "$w.err" \
+		&& cmp -s "$f" "$copy" && [ ! -e "$w.rc.yaml" ]; then
+		continue
+	fi
 	if [ "$rc" != "$build_rc" ]; then
 		echo "FAIL $tag$name: migrate exited $rc, build $build_rc"
 		head -5 "$w.err"

@@ -8,7 +8,9 @@
 #  - a template that does not read as YAML is skipped: a warning when it
 #    names a workload kind, an error naming the file under --strict (not
 #    "select matches no workload");
-#  - a run where every file was skipped fails and writes nothing;
+#  - a run where every file was skipped (no object read) fails and
+#    writes nothing, a workload among them or not; so does a folder with
+#    no YAML file at all;
 #  - 00-runtimeclasses.yaml goes into the first PATH that is a folder.
 #   migrate_skips.sh WINGEN YAMLCMP CORPUS_DIR
 set -u
@@ -118,10 +120,17 @@ else bad "every file skipped: exit $rc" "$(cat err)" "$(ls only)"; fi
 mkdir patches && printf 'spec:\n  replicas: 2\n' >patches/p.yaml
 "$wingen" migrate profile.yaml patches --in-place >out 2>err
 rc=$?
-if [ $rc -eq 0 ] && grep -q "warning: nothing migrated" err && ! grep -q "changed\|wrote" err \
+if [ $rc -eq 1 ] && grep -q "error: nothing migrated" err && ! grep -q "changed\|wrote" err \
 	&& [ ! -e patches/00-runtimeclasses.yaml ]; then
-	ok "every file skipped, no workload: a warning, no 00-runtimeclasses.yaml"
+	ok "every file skipped, no workload: an error (no object read), no 00-runtimeclasses.yaml"
 else bad "every file skipped, no workload: exit $rc" "$(cat err)" "$(ls patches)"; fi
+
+mkdir none && echo '# notes' >none/README.md
+"$wingen" migrate profile.yaml none --in-place >out 2>err
+rc=$?
+if [ $rc -eq 1 ] && grep -q "error: nothing migrated: no \*.yaml or \*.yml file" err; then
+	ok "a folder with no YAML file: an error"
+else bad "a folder with no YAML file: exit $rc" "$(cat err)"; fi
 
 # --- the RuntimeClass file stays inside the paths given -------------------
 mkdir -p two/a two/b && cp repo/rules.yaml two/a/x.yaml && rm repo/tpl.yaml

@@ -107,8 +107,12 @@ static const struct wg_diag *find_diag(const char *s)
 	return NULL;
 }
 
-static const char deployment[] =
-	"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n";
+/* A Windows workload: a stream without one gets no RuntimeClass. */
+#define DEPLOYMENT \
+	"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n" \
+	"spec:\n  template:\n    spec:\n      containers:\n" \
+	"      - image: mcr.microsoft.com/windows/nanoserver\n"
+static const char deployment[] = DEPLOYMENT;
 
 START_TEST(one_build_exact_output)
 {
@@ -133,8 +137,7 @@ START_TEST(one_build_exact_output)
 		"    value: windows\n"
 		"    effect: NoSchedule\n"
 		"---\n"
-		"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n"
-		"  name: web\n");
+		DEPLOYMENT);
 	ck_assert_uint_eq(list.len, 2);
 	ck_assert(list.items[0]->flags & WG_RES_GENERATED);
 	ck_assert_ptr_null(list.items[0]->file);

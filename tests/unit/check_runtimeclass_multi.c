@@ -3,6 +3,11 @@
 #include "txtest.h"
 #include "wingen/core/runtimeclass.h"
 
+/* A pod that names a RuntimeClass of the profile's: a stream without
+ * one gets none. */
+#define POD "apiVersion: v1\nkind: Pod\nmetadata: {name: c}\n" \
+	"spec: {runtimeClassName: windows-ltsc2022}\n"
+
 static void run_gen(struct tr *r, struct tp *tp, const char *yaml)
 {
 	tr_run(r, tp, yaml, "runtime-class");
@@ -22,8 +27,7 @@ START_TEST(test_made_once_after_generated)
 
 	tp_init(&tp);
 	tp_build(&tp, "ltsc2025", "amd64");
-	run_gen(&r, &tp, "apiVersion: v1\nkind: ConfigMap\nmetadata: "
-		"{name: c}\n");
+	run_gen(&r, &tp, POD);
 	r.ctx.plugin = "fan-out";
 	name = wg_runtime_class_multi(&r.ctx, &r.list, &tp.builds[0], false);
 	ck_assert_str_eq(name, "windows-ltsc2022-multi");
@@ -56,7 +60,7 @@ START_TEST(test_made_once_after_generated)
 		"    kubernetes.io/arch: 'amd64'\n"
 		"  tolerations:\n  - key: os\n    operator: Equal\n"
 		"    value: windows\n    effect: NoSchedule\n"
-		"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+		"---\n" POD);
 	ck_assert(r.list.items[2]->flags & WG_RES_GENERATED);
 	ck_assert_uint_eq(wg_runtime_class_validate(&r.ctx, r.list.items[2]),
 			  0);
@@ -88,8 +92,7 @@ START_TEST(test_multiarch)
 
 	tp_init(&tp);
 	tp_build(&tp, "ltsc2025", "arm64");
-	run_gen(&r, &tp, "apiVersion: v1\nkind: ConfigMap\nmetadata: "
-		"{name: c}\n");
+	run_gen(&r, &tp, POD);
 	r.ctx.plugin = "fan-out";
 	ck_assert_str_eq(wg_runtime_class_multi(&r.ctx, &r.list,
 						&tp.builds[0], true),
@@ -122,8 +125,7 @@ START_TEST(test_input_kept_or_conflict)
 	struct tr r;
 
 	tp_init(&tp);
-	run_gen(&r, &tp, "apiVersion: v1\nkind: ConfigMap\nmetadata: "
-		"{name: c}\n---\n" MULTI_RC("amd64"));
+	run_gen(&r, &tp, POD "---\n" MULTI_RC("amd64"));
 	ck_assert_str_eq(wg_runtime_class_multi(&r.ctx, &r.list,
 						&tp.builds[0], false),
 			 "windows-ltsc2022-multi");
@@ -155,8 +157,7 @@ START_TEST(test_name_taken_by_a_build)
 	tp_init(&tp);
 	b = tp_build(&tp, "ltsc2025", "amd64");
 	b->runtime_class = "windows-ltsc2022-multi";
-	run_gen(&r, &tp, "apiVersion: v1\nkind: ConfigMap\nmetadata: "
-		"{name: c}\n");
+	run_gen(&r, &tp, POD);
 	ck_assert_ptr_null(wg_runtime_class_multi(&r.ctx, &r.list,
 						  &tp.builds[0], false));
 	ck_assert_ptr_nonnull(tr_diag(&r, WG_SEV_ERROR, "windows.builds[1]."
