@@ -142,6 +142,23 @@ static void render_release(struct render *r)
 	wg_input_release(&r->in);
 }
 
+/*
+ * The chain inserts objects (RuntimeClasses, fan-out's copies) among those
+ * read, which keep their order: the keys follow the objects read (those
+ * with a payload), NULL for the others.
+ */
+static void realign_keys(struct render *rd)
+{
+	char **keys = wg_xcalloc(rd->list.len + 1, sizeof(*keys));
+	size_t k = 0;
+
+	for (size_t i = 0; i < rd->list.len; i++)
+		if (rd->list.items[i]->payload && rd->keys[k])
+			keys[i] = rd->keys[k++];
+	free(rd->keys);
+	rd->keys = keys;
+}
+
 static const char *source_of(const struct render *rd, size_t i)
 {
 	return wg_source_map_get(&rd->sources,
@@ -159,7 +176,7 @@ static void position_in_source(const struct render *rd, size_t i,
 
 	*nth = *count = 0;
 	for (size_t j = 0; j < rd->list.len; j++)
-		if (strncmp(rd->keys[j], key, n) == 0) {
+		if (rd->keys[j] && strncmp(rd->keys[j], key, n) == 0) {
 			*nth += j < i;
 			(*count)++;
 		}
@@ -721,8 +738,8 @@ static struct wg_node *without_false(struct wg_arena *a,
 
 static long find_key(const struct render *rd, const char *key)
 {
-	for (size_t i = 0; i < rd->list.len; i++)
-		if (strcmp(rd->keys[i], key) == 0)
+	for (size_t i = 0; key && i < rd->list.len; i++)
+		if (rd->keys[i] && strcmp(rd->keys[i], key) == 0)
 			return (long)i;
 	return -1;
 }
@@ -743,6 +760,7 @@ static int verify(struct run *r, const struct render *one,
 	scratch.profile = r->ctx->profile;
 	scratch.skip_changes = true;
 	r->o->chain(r->o->chain_arg, &scratch, &two.list);
+	realign_keys(&two);
 	for (size_t i = 0; i < scratch.log.ndiags; i++) {
 		const struct wg_diag *d = &scratch.log.diags[i];
 
@@ -924,6 +942,7 @@ int wg_chart_migrate(struct wg_ctx *ctx, const char *dir,
 		goto done;
 	if (o->chain(o->chain_arg, ctx, &one.list) || wg_ctx_failed(ctx))
 		goto done;
+	realign_keys(&one);
 	for (size_t i = 0; i < one.list.len; i++) {
 		struct wg_resource *res = one.list.items[i];
 
