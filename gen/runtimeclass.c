@@ -631,7 +631,8 @@ static void builds_used(struct wg_ctx *ctx, struct wg_resources *list,
 						 p->builds[j].runtime_class))
 					used[j] = needed = true;
 		}
-		if (!sel->windows || sel->failed || sel->host_process)
+		if (!sel->windows || sel->failed || sel->any_build
+		    || sel->no_runtime_class)
 			continue;
 		for (size_t j = 0; j < p->nbuilds; j++) {
 			bool t = sel->build == &p->builds[j];

@@ -242,7 +242,8 @@ static bool plan_images(struct run *r, struct wg_resource *res,
 				return false;
 			t[k].images[i] = img;
 			wg_image_parse(img, strlen(img), &ref);
-			fit = wg_image_fit(&ref, host, t[k].b->arch);
+			fit = wg_image_fit(&ref, host, t[k].b->arch,
+					   t[k].b->handler);
 			if (fit != WG_FIT_RELEASE && fit != WG_FIT_ARCH)
 				continue;
 			same = strlen(img) == box[i].image->len
@@ -257,8 +258,10 @@ static bool plan_images(struct run *r, struct wg_resource *res,
 				 : ref.release->name, host->name,
 				 fit == WG_FIT_ARCH ? wg_arena_printf(r->arena,
 					 "/%s", t[k].b->arch) : "",
-				 fit == WG_FIT_ARCH ? ""
-				 : " with process isolation",
+				 fit == WG_FIT_ARCH ? "" : wg_arena_printf(
+					 r->arena, " with %s of handler %s",
+					 wg_handler_rule(t[k].b->handler),
+					 t[k].b->handler),
 				 sel->targets_why, t[k].suffix,
 				 note && same ? ": no known rewrite, " : "",
 				 note && same ? note : "",
@@ -691,12 +694,15 @@ static void one_for_all(struct run *r, struct wg_resource *res,
 
 	bool any_arch = sel->narches > 1;
 
-	if (wg_profile_runs(r->p, "runtime-class"))
+	if (sel->no_runtime_class)	/* select.h: none to name */
+		rc = NULL;
+	else if (wg_profile_runs(r->p, "runtime-class"))
 		rc = wg_runtime_class_multi(r->ctx, r->list, t[0].b, any_arch);
 	else	/* the user provides RuntimeClasses */
 		rc = wg_arena_printf(r->arena, "%s-%s", t[0].b->runtime_class,
 				     any_arch ? "multiarch" : "multi");
-	if (!rc || !no_single_build(r, res, sel, rc))
+	if ((!rc && !sel->no_runtime_class)
+	    || !no_single_build(r, res, sel, rc))
 		return;
 	for (size_t k = 0; k < sel->npods; k++)
 		add_affinity(r, res, sel, &sel->pods[k], t, n, reason);

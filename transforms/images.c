@@ -92,31 +92,39 @@ const char *tx_image_for_build(struct wg_ctx *ctx, const struct wg_profile *p,
 		return out;
 	}
 	rc = wg_image_rewrite(arena, s, image->len, b->release, b->arch,
-			      &out, note);
+			      b->handler, &out, note);
 	return rc > 0 ? out : s;
+}
+
+/* s (len bytes) with PCRE2's specials escaped, into b. */
+static void add_escaped(struct wg_buf *b, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (strchr(".+*?()[]{}|^$\\", s[i]))
+			wg_buf_addch(b, '\\');
+		wg_buf_addch(b, s[i]);
+	}
 }
 
 const char *tx_image_rule_hint(struct wg_arena *arena, const char *image)
 {
 	struct wg_image_ref ref;
-	const char *name;
+	struct wg_buf b = WG_BUF_INIT;
+	const char *out;
 
 	wg_image_parse(image, strlen(image), &ref);
-	name = wg_arena_strndup(arena, image, ref.name_len);
-	/* PCRE2 needs the dots of the name escaped */
-	{
-		struct wg_buf b = WG_BUF_INIT;
-
-		wg_buf_addstr(&b, "^(");
-		for (const char *c = name; *c; c++) {
-			if (strchr(".+*?()[]{}|^$\\", *c))
-				wg_buf_addch(&b, '\\');
-			wg_buf_addch(&b, *c);
-		}
-		wg_buf_addstr(&b, "):.*$");
-		name = wg_arena_strdup(arena, b.buf);
-		wg_buf_release(&b);
+	wg_buf_addstr(&b, "windows.images: [{match: '^(");
+	add_escaped(&b, image, ref.name_len);
+	if (ref.release && ref.tag_len && !ref.patch) {
+		/* the release words replaced, the rest of the tag kept (a
+		 * patch tag is the patch's: the whole tag goes) */
+		wg_buf_addstr(&b, ":.*)");
+		add_escaped(&b, image + ref.rel_at, ref.rel_len);
+		wg_buf_addstr(&b, "(.*)$', replace: '${1}$release${2}'}]");
+	} else {
+		wg_buf_addstr(&b, "):.*$', replace: '$1:$release'}]");
 	}
-	return wg_arena_printf(arena, "windows.images: [{match: '%s', "
-			       "replace: '$1:$release'}]", name);
+	out = wg_arena_strdup(arena, b.buf);
+	wg_buf_release(&b);
+	return out;
 }

@@ -33,8 +33,10 @@ const char *tx_image_for_build(struct wg_ctx *ctx, const struct wg_profile *p,
 			       const struct wg_build *b, const char **note);
 
 /* A windows.images rule that would rewrite image, for an error that has
- * no known rewrite to offer: "windows.images: [{match: '^(repo):.*$',
- * replace: '$1:$release'}]" (in arena). */
+ * no known rewrite to offer (in arena): its release words replaced when
+ * it names a release and pins no patch, "windows.images: [{match: '^(repo:.*)ltsc2022(.*)$',
+ * replace: '${1}$release${2}'}]", else its tag, "windows.images: [{match:
+ * '^(repo):.*$', replace: '$1:$release'}]". */
 const char *tx_image_rule_hint(struct wg_arena *arena, const char *image);
 
 #endif

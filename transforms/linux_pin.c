@@ -14,8 +14,10 @@
  * false, and the change says why.
  *
  * windowsOptions on a pod pinned to Linux, or already on Linux by its
- * nodeSelector, affinity or os.name, is an error: the API server rejects
- * it for os.name linux, and it means nothing on a Linux node.
+ * nodeSelector or affinity, is a warning: it means nothing on a Linux
+ * node, but the API server rejects it only when the pod says os.name
+ * linux (validateLinux), which wingen never writes; there it is an error.
+ * No refusal is stricter than the API server's.
  */
 #include <string.h>
 
@@ -78,6 +80,23 @@ static bool blanket(struct wg_arena *arena, const struct wg_profile *p,
 	return false;
 }
 
+/* windowsOptions at n (field path) on a pod that runs on Linux: an
+ * error where the API server rejects it (the pod's own os.name linux),
+ * else a warning. */
+static void linux_windows_options(struct wg_ctx *ctx,
+				  struct wg_resource *res,
+				  const struct wg_node *n, const char *field,
+				  bool os_linux)
+{
+	if (os_linux)
+		wg_error(ctx, res, n, field, "windows options cannot be set "
+			 "for a linux pod (spec.os.name is linux)");
+	else
+		wg_warning(ctx, res, n, field, "is set on a pod that runs on "
+			   "Linux, where it means nothing (the API server "
+			   "accepts it while spec.os.name is not linux)");
+}
+
 static void check_windows_options(struct wg_ctx *ctx,
 				  struct wg_resource *res,
 				  const struct wg_podspec *ps,
@@ -85,24 +104,26 @@ static void check_windows_options(struct wg_ctx *ctx,
 {
 	const struct wg_node *wo = wg_path_get(ps->spec,
 					       "securityContext.windowsOptions");
+	bool os_linux = wg_scalar_is(wg_path_get(ps->spec, "os.name"),
+				     "linux");
 	struct wg_container_iter it;
 	struct wg_container c;
 
 	if (wo)
-		wg_error(ctx, res, wo,
-			 wg_podspec_path(path, ps, "securityContext",
-					 "windowsOptions", (const char *)NULL),
-			 "cannot be set on a Linux pod");
+		linux_windows_options(ctx, res, wo,
+			wg_podspec_path(path, ps, "securityContext",
+					"windowsOptions", (const char *)NULL),
+			os_linux);
 	wg_container_iter_init(&it, ps->spec);
 	while (wg_container_next(&it, &c)) {
 		wo = wg_path_get(c.node, "securityContext.windowsOptions");
 		if (wo)
-			wg_error(ctx, res, wo,
-				 wg_container_path(path, ps, &c,
-						   "securityContext",
-						   "windowsOptions",
-						   (const char *)NULL),
-				 "cannot be set on a Linux pod");
+			linux_windows_options(ctx, res, wo,
+				wg_container_path(path, ps, &c,
+						  "securityContext",
+						  "windowsOptions",
+						  (const char *)NULL),
+				os_linux);
 	}
 }
 
@@ -113,6 +134,11 @@ static const char *pin_reason(struct wg_arena *a,
 	const char *who = sel->opted_out
 		? "opted out of Windows by annotation " WG_ANNOTATION_WINDOWS
 		: "not a Windows workload";
+
+	if (sel->opted_out && sel->windows_image)	/* said out loud */
+		who = wg_arena_printf(a, "%s, though %s: it starts only on "
+				      "Windows nodes", who,
+				      sel->windows_image_why);
 
 	if (ds_blanket)
 		return wg_arena_printf(a, "%s%s; the DaemonSet tolerates every "

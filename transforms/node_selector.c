@@ -7,7 +7,8 @@
  * node affinity that says otherwise is an error, never overwritten.
  * HostProcess pods get no windows-build key: HostProcess containers need
  * not match the host's build (windows.md 2.1), and they are typically
- * node agents that must run on every Windows node.  A node agent on
+ * node agents that must run on every Windows node; nor do node agents of
+ * the embedded default whose images name no build (select.h any_build).  A node agent on
  * builds of several arches (select.h arches) gets required affinity
  * kubernetes.io/arch In [...] in place of the arch key.
  */
@@ -32,20 +33,21 @@ static size_t wanted(const struct wg_selection *sel, struct want *w)
 
 	w[n++] = (struct want){ WG_LABEL_OS, "windows", true };
 	/* a node agent on several arches names them in node affinity */
-	if (sel->narches < 2)
+	if (sel->narches < 2 && !sel->any_arch)
 		w[n++] = (struct want){ WG_LABEL_ARCH, b->arch, true };
-	/* fan-out's multi workloads name their builds in node affinity */
-	if (!sel->host_process && !sel->multi)
+	/* fan-out's multi workloads name their builds in node affinity;
+	 * HostProcess pods and the embedded default's node agents none */
+	if (!sel->any_build && !sel->multi)
 		w[n++] = (struct want){ WG_LABEL_WINDOWS_BUILD,
 					b->release->build, true };
 	w[n++] = (struct want){ WG_LABEL_OS_BETA, "windows", false };
-	if (sel->narches < 2)
+	if (sel->narches < 2 && !sel->any_arch)
 		w[n++] = (struct want){ WG_LABEL_ARCH_BETA, b->arch, false };
 	return n;
 }
 
 /* Reports every key of ns that contradicts w; returns how many. */
-static int check_selector(struct wg_ctx *ctx, struct wg_arena *arena,
+static int check_selector(struct wg_ctx *ctx, struct wg_resources *list,
 			  struct wg_resource *res,
 			  const struct wg_selection *sel,
 			  const struct wg_podspec *ps,
@@ -69,8 +71,9 @@ static int check_selector(struct wg_ctx *ctx, struct wg_arena *arena,
 			 w[i].value, sel->build->release->name,
 			 strcmp(w[i].key, WG_LABEL_WINDOWS_BUILD) == 0
 			 && wg_is_scalar(v)
-			 ? wg_retarget_hint_word(arena, ctx->profile,
-						 v->u.str, v->len) : "");
+			 ? wg_retarget_hint_word_in(&list->arena,
+						    ctx->profile, list, res,
+						    v->u.str, v->len) : "");
 		bad++;
 	}
 	return bad;
@@ -130,8 +133,7 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 		return;
 	}
 	ns = wg_map_get(ps->spec, "nodeSelector");
-	bad = check_selector(ctx, &list->arena, res, sel, ps, ns, w, n,
-			     &path);
+	bad = check_selector(ctx, list, res, sel, ps, ns, w, n, &path);
 	bad += check_affinity(ctx, res, sel, ps, w, n, &path);
 	if (bad) {
 		sel->reported |= WG_SEL_NODESEL_CONFLICT;
@@ -144,10 +146,17 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 	if (ps->kind->node_agent)
 		reason = wg_arena_printf(&list->arena, "%s; %s", reason,
 					 TX_DAEMONSET_NOTE);
-	if (sel->host_process)
-		reason = wg_arena_printf(&list->arena, "%s; HostProcess pod: "
-					 "no windows-build key, HostProcess "
-					 "containers run on any build", reason);
+	if (sel->any_build)
+		reason = wg_arena_printf(&list->arena, "%s; %s", reason,
+					 sel->any_build_why);
+	if (sel->any_build && !sel->host_process)	/* --explain says why */
+		wg_info(ctx, res, ns ? ns : ps->spec,
+			wg_podspec_path(&path, ps, "nodeSelector",
+					(const char *)NULL),
+			"no %s key, no RuntimeClass%s: %s",
+			WG_LABEL_WINDOWS_BUILD,
+			sel->any_arch ? ", no " WG_LABEL_ARCH " key" : "",
+			sel->any_build_why);
 	for (size_t i = 0; i < n; i++) {
 		struct wg_node *v;
 

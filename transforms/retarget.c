@@ -188,7 +188,8 @@ static bool plan_images(struct rt *t, const struct wg_podspec *ps,
 			same = strlen(text) == image->len
 			       && memcmp(text, image->u.str, image->len) == 0;
 			wg_image_parse(text, strlen(text), &ref);
-			fit = wg_image_fit(&ref, r->to->release, r->to->arch);
+			fit = wg_image_fit(&ref, r->to->release, r->to->arch,
+					   r->to->handler);
 			if (fit == WG_FIT_RELEASE || fit == WG_FIT_ARCH) {
 				wg_error(t->ctx, t->res, image, field,
 					 "'%s'%s is built for %s, which %s "

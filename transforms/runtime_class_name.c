@@ -114,6 +114,10 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 				"host, outside any RuntimeClass sandbox");
 		goto out;
 	}
+	/* a RuntimeClass would name one build, or none is to be named
+	 * (select.h no_runtime_class) */
+	if (sel->any_build || (sel->multi && !want))
+		goto out;
 	if (!wg_node_is_null(cur) && !wg_scalar_is(cur, want)) {
 		wg_error(ctx, res, cur, path.buf,
 			 "is '%.*s', but this Windows workload (%s) needs "

@@ -6,8 +6,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "wingen/k8s/images.h"
 #include "wingen/k8s/keys.h"
 #include "wingen/k8s/kinds.h"
+#include "wingen/k8s/podspec.h"
 
 const struct wg_release *wg_retarget_rc_release(const char *name, size_t len,
 						const char **arch)
@@ -106,6 +108,21 @@ const char *wg_retarget_hint_word(struct wg_arena *arena,
 	return wg_retarget_hint(arena, p, wg_release_find(w));
 }
 
+const char *wg_retarget_hint_word_in(struct wg_arena *arena,
+				     const struct wg_profile *p,
+				     struct wg_resources *list,
+				     const struct wg_resource *res,
+				     const char *s, size_t len)
+{
+	char w[40];
+
+	if (!s || !len || len >= sizeof(w))
+		return "";
+	memcpy(w, s, len);
+	w[len] = '\0';
+	return wg_retarget_hint_in(arena, p, list, res, wg_release_find(w));
+}
+
 const char *wg_retarget_hint_rc(struct wg_arena *arena,
 				const struct wg_profile *p,
 				struct wg_resources *list, const char *s,
@@ -118,4 +135,112 @@ const char *wg_retarget_hint_rc(struct wg_arena *arena,
 	if (!r)
 		r = wg_retarget_rc_release(s, len, NULL);
 	return wg_retarget_hint(arena, p, r);
+}
+
+/* name (len bytes) without its release words, into out. */
+static void strip_releases(const char *name, size_t len, struct wg_buf *out)
+{
+	size_t start = 0;
+
+	wg_buf_reset(out);
+	for (size_t i = 0; i <= len; i++) {
+		char w[40];
+		size_t n = i - start;
+
+		if (i < len && name[i] != '-')
+			continue;
+		if (n && n < sizeof(w)) {
+			memcpy(w, name + start, n);
+			w[n] = '\0';
+		}
+		if (n && (n >= sizeof(w) || !wg_release_find(w))) {
+			if (out->len)
+				wg_buf_addch(out, '-');
+			wg_buf_add(out, name + start, n);
+		}
+		start = i + 1;
+	}
+	if (!out->buf)
+		wg_buf_addstr(out, "");
+}
+
+/* Whether an image of res names a release the hosts of b run. */
+static bool serves(const struct wg_resource *res, const struct wg_build *b,
+		   struct wg_arena *arena)
+{
+	struct wg_podspec *ps;
+	size_t n = wg_podspec_find_all(arena, NULL, res, &ps);
+
+	for (size_t i = 0; i < n; i++) {
+		struct wg_container_iter it;
+		struct wg_container c;
+
+		wg_container_iter_init(&it, ps[i].spec);
+		while (wg_container_next(&it, &c)) {
+			const struct wg_node *img = wg_map_get(c.node,
+							       "image");
+			struct wg_image_ref ref;
+
+			if (!wg_is_scalar(img))
+				continue;
+			wg_image_parse(img->u.str, img->len, &ref);
+			if (ref.release && wg_image_fit(&ref, b->release,
+							b->arch, b->handler)
+					   == WG_FIT_RUNS)
+				return true;
+		}
+	}
+	return false;
+}
+
+const struct wg_resource *wg_retarget_sibling(struct wg_resources *list,
+					      const struct wg_resource *res,
+					      const struct wg_profile *p,
+					      const struct wg_release *old)
+{
+	const struct wg_node *name = wg_resource_name_node(res);
+	const struct wg_node *ns = wg_resource_namespace_node(res);
+	const struct wg_resource *hit = NULL;
+	struct wg_buf mine = WG_BUF_INIT, theirs = WG_BUF_INIT;
+
+	if (!list || !old || !p || !p->default_build || !wg_is_scalar(name))
+		return NULL;
+	strip_releases(name->u.str, name->len, &mine);
+	for (size_t i = 0; !hit && i < list->len; i++) {
+		const struct wg_resource *o = list->items[i];
+		const struct wg_node *on = wg_resource_name_node(o);
+		const struct wg_node *ons = wg_resource_namespace_node(o);
+
+		if (o == res || (o->flags & WG_RES_DELETED)
+		    || !wg_is_scalar(on)
+		    || !wg_node_equal(wg_map_get(o->root, "kind"),
+				      wg_map_get(res->root, "kind"))
+		    || !(wg_node_equal(ons, ns) || (!ons && !ns)))
+			continue;
+		strip_releases(on->u.str, on->len, &theirs);
+		if (strcmp(mine.buf, theirs.buf) == 0
+		    && serves(o, p->default_build, &list->arena))
+			hit = o;
+	}
+	wg_buf_release(&mine);
+	wg_buf_release(&theirs);
+	return hit;
+}
+
+const char *wg_retarget_hint_in(struct wg_arena *arena,
+				const struct wg_profile *p,
+				struct wg_resources *list,
+				const struct wg_resource *res,
+				const struct wg_release *old)
+{
+	const char *hint = wg_retarget_hint(arena, p, old);
+	const struct wg_resource *sib;
+
+	if (!*hint || !(sib = wg_retarget_sibling(list, res, p, old)))
+		return hint;
+	return wg_arena_printf(arena, "; the stream already holds %s for %s: "
+			       "drop this one (a chart: turn its %s variant "
+			       "off) rather than retarget it",
+			       wg_resource_label(arena, sib),
+			       p->default_build->release->name, old->name);
 }

@@ -24,7 +24,9 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 	struct wg_sel_ann forced, single, plural;
 	const struct wg_node *force, *bann;
 	struct wg_sel_match m = { ctx, res, 0 };
-	struct wg_buf field = WG_BUF_INIT;
+	struct wg_buf field = WG_BUF_INIT, ipath = WG_BUF_INIT;
+	struct wg_image_ref iref;
+	const struct wg_node *img;
 	bool hp_pod = false;
 	long first = -1;
 
@@ -57,8 +59,20 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 		}
 	}
 	sel->host_process = wg_sel_host_process(sel);
+	if (sel->host_process) {
+		sel->any_build = true;
+		sel->any_build_why = "HostProcess pod: no windows-build key, "
+				     "HostProcess containers run on any build";
+	}
 	sel->pod_windows = wg_sel_pod_targets_windows(p, list, sel, &field,
 						      &hp_pod);
+	img = wg_sel_windows_image(sel, &iref, &ipath);
+	if (img)
+		sel->windows_image = img;
+	if (img)
+		sel->windows_image_why = wg_arena_printf(arena, "image '%.*s' "
+			"names Windows (%s)", (int)img->len, img->u.str,
+			wg_image_windows_why(arena, img->u.str, &iref));
 	if (sel->failed)
 		goto out;
 	if (wg_scalar_is(force, "false")) {
@@ -77,6 +91,15 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 					   "(%s), which only Windows runs"
 					   : "already a Windows pod (%s)",
 					   field.buf);
+	} else if (img && wg_sel_image_rule(p)) {
+		sel->by = WG_SEL_IMAGE;
+		sel->why = sel->windows_image_why;
+	} else if (img) {
+		/* the invariant: never pinned to Linux in silence */
+		wg_sel_unselected_image(ctx, arena, res, img, &iref,
+					ipath.buf);
+		sel->failed = true;
+		goto out;
 	}
 	sel->windows = sel->by != WG_SEL_NONE;
 	if (sel->windows)
@@ -99,7 +122,6 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 	}
 	if (sel->windows) {
 		bool fan_out = sel->ntargets && wg_profile_runs(p, "fan-out");
-
 		const char *label = wg_sel_build_label(arena, sel->build);
 
 		sel->reason = wg_arena_printf(arena, "%s; build %s (%s)",
@@ -112,7 +134,7 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 				   "only build %s is used", sel->ntargets,
 				   sel->targets_why, label);
 		if (!fan_out)	/* fan-out checks each copy's images */
-			wg_sel_check_images(ctx, arena, res, sel);
+			wg_sel_check_images(ctx, list, res, sel);
 		if (wg_sel_embedded(p))
 			wg_sel_legacy_route(ctx, res, sel,
 					    bann ? bann : plural.node,
@@ -121,6 +143,7 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 	}
 out:
 	wg_buf_release(&field);
+	wg_buf_release(&ipath);
 }
 
 /* Locates every pod spec of res into sel (kinds: the profile's declared

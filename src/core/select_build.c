@@ -29,14 +29,43 @@ static bool spec_agrees(const struct wg_podspec *ps, const struct wg_build *b)
 		 && !wg_scalar_is(v, b->runtime_class));
 }
 
+static bool spec_names(const struct wg_selection *sel,
+		       const struct wg_build *b)
+{
+	for (size_t i = 0; i < sel->npods; i++)
+		if (!spec_agrees(&sel->pods[i], b))
+			return false;
+	return true;
+}
+
 static bool agrees(const struct wg_selection *sel, const struct wg_build *b)
 {
 	struct wg_image_ref ref;
 
-	for (size_t i = 0; i < sel->npods; i++)
-		if (!spec_agrees(&sel->pods[i], b))
-			return false;
-	return !wg_sel_image_misfit(sel, b, &ref, NULL);
+	return spec_names(sel, b) && !wg_sel_image_misfit(sel, b, &ref, NULL);
+}
+
+/*
+ * The first of n builds the pod spec and its images agree with, else the
+ * first its pod spec alone agrees with (a RuntimeClass, a windows-build
+ * key, an arch: the build is the user's pick, and an image its hosts
+ * cannot run is an error under that build's isolation rule, not a reason
+ * to pick another), else NULL.  *by_spec says which.
+ */
+static const struct wg_build *pick(const struct wg_selection *sel,
+				   const struct wg_build *const *builds,
+				   const struct wg_build *all, size_t n,
+				   bool *by_spec)
+{
+	*by_spec = false;
+	for (size_t i = 0; i < n; i++)
+		if (agrees(sel, builds ? builds[i] : &all[i]))
+			return builds ? builds[i] : &all[i];
+	*by_spec = true;
+	for (size_t i = 0; i < n; i++)
+		if (spec_names(sel, builds ? builds[i] : &all[i]))
+			return builds ? builds[i] : &all[i];
+	return NULL;
 }
 
 bool wg_sel_embedded(const struct wg_profile *p)
@@ -49,26 +78,18 @@ void wg_sel_choose_build(struct wg_arena *arena, const struct wg_profile *p,
 {
 	const struct wg_select *e = sel->by == WG_SEL_ENTRY
 				    ? &p->select[sel->entry] : NULL;
+	const struct wg_build *b;
+	bool by_spec;
 
 	if (sel->ntargets) {
-		sel->build = sel->targets[0];
-		for (size_t i = 0; i < sel->ntargets; i++) {
-			if (agrees(sel, sel->targets[i])) {
-				sel->build = sel->targets[i];
-				break;
-			}
-		}
+		b = pick(sel, sel->targets, NULL, sel->ntargets, &by_spec);
+		sel->build = b ? b : sel->targets[0];
 		sel->build_why = sel->targets_why;
 		return;
 	}
 	if (e && e->nbuilds) {
-		sel->build = e->builds[0];
-		for (size_t i = 0; i < e->nbuilds; i++) {
-			if (agrees(sel, e->builds[i])) {
-				sel->build = e->builds[i];
-				break;
-			}
-		}
+		b = pick(sel, e->builds, NULL, e->nbuilds, &by_spec);
+		sel->build = b ? b : e->builds[0];
 		sel->build_why = wg_arena_printf(arena,
 			"windows.select[%zu].builds", sel->entry);
 		return;
@@ -77,16 +98,14 @@ void wg_sel_choose_build(struct wg_arena *arena, const struct wg_profile *p,
 	sel->build_why = "windows.default";
 	if (agrees(sel, p->default_build))
 		return;
-	for (size_t i = 0; i < p->nbuilds; i++) {
-		if (agrees(sel, &p->builds[i])) {
-			sel->build = &p->builds[i];
-			sel->build_why = wg_sel_embedded(p)
-				? "the build its images name: the embedded "
-				  "default profile routes by image"
-				: "the build its pod spec names";
-			return;
-		}
-	}
+	b = pick(sel, NULL, p->builds, p->nbuilds, &by_spec);
+	if (!b || (by_spec && b == p->default_build))
+		return;
+	sel->build = b;
+	sel->build_why = wg_sel_embedded(p) && !by_spec
+		? "the build its images name: the embedded default profile "
+		  "routes by image"
+		: "the build its pod spec names";
 }
 
 /*

@@ -154,8 +154,31 @@ const struct wg_node *wg_sel_image_misfit(const struct wg_selection *sel,
 					  struct wg_image_ref *ref,
 					  struct wg_buf *path);
 
-/* An error when the chosen build's hosts cannot run an image of sel. */
-void wg_sel_check_images(struct wg_ctx *ctx, struct wg_arena *arena,
+/* The first image of any pod template of sel that names Windows
+ * (images.h: its family, tag or name), or NULL; *ref says what it names,
+ * path its field. */
+const struct wg_node *wg_sel_windows_image(const struct wg_selection *sel,
+					   struct wg_image_ref *ref,
+					   struct wg_buf *path);
+
+/* Whether an image that names Windows selects the workload in p: when p
+ * has no windows.select entry of its own (the embedded default, or a
+ * profile without windows.select).  Else such an image that nothing
+ * selects is an error (wg_sel_unselected_image). */
+bool wg_sel_image_rule(const struct wg_profile *p);
+
+/* The error for a workload whose image names Windows that the profile's
+ * windows.select leaves out: it names the image and an entry that would
+ * take it. */
+void wg_sel_unselected_image(struct wg_ctx *ctx, struct wg_arena *arena,
+			     struct wg_resource *res,
+			     const struct wg_node *image,
+			     const struct wg_image_ref *ref,
+			     const char *field);
+
+/* An error when the chosen build's hosts cannot run an image of sel
+ * (res of list). */
+void wg_sel_check_images(struct wg_ctx *ctx, struct wg_resources *list,
 			 struct wg_resource *res,
 			 const struct wg_selection *sel);
 

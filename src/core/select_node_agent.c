@@ -66,6 +66,77 @@ static bool names_one_build(struct wg_arena *arena, const struct wg_profile *p,
 	return false;
 }
 
+/* Whether an image of sel names a Windows release (images.h); *arch
+ * true when one names an arch. */
+static bool names_release(const struct wg_selection *sel, bool *arch)
+{
+	struct wg_container_iter it;
+	struct wg_container c;
+	struct wg_image_ref ref;
+
+	for (size_t i = 0; i < sel->npods; i++) {
+		wg_container_iter_init(&it, sel->pods[i].spec);
+		while (wg_container_next(&it, &c)) {
+			const struct wg_node *image = wg_map_get(c.node,
+								 "image");
+
+			if (!wg_is_scalar(image))
+				continue;
+			wg_image_parse(image->u.str, image->len, &ref);
+			*arch = *arch || ref.arch;
+			if (ref.release)
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A node agent under the embedded default profile, whose builds are
+ * routes, not the cluster's (it may have nodes of any build, 23H2
+ * among them): one whose images name no release (one multi-platform
+ * image, as CSI node plugins and pre-pull DaemonSets ship) keeps every
+ * Windows node it reached: no windows-build key and no RuntimeClass,
+ * like a HostProcess pod, and no arch key unless an image names one.
+ * One whose images name a release reaches every default build whose hosts
+ * run them, as in a user's profile of several builds (fan-out targets:
+ * one DaemonSet with required affinity windows-build In those builds),
+ * with no RuntimeClass: its handler is containerd's default, and none
+ * would be installed for it where Helm runs wingen as a post-renderer.
+ */
+static void default_agent(struct wg_arena *arena, const struct wg_profile *p,
+			  struct wg_selection *sel)
+{
+	struct wg_image_ref ref;
+	const struct wg_build **ok;
+	size_t nok = 0;
+	bool arch = false;
+
+	if (sel->host_process)
+		return;		/* any build already */
+	if (!names_release(sel, &arch)) {
+		sel->any_build = true;
+		sel->any_arch = !arch;
+		sel->any_build_why = "a node agent whose images name no "
+			"Windows build, under the embedded default profile, "
+			"whose builds are routes and not the cluster's: it "
+			"keeps every Windows node it reaches";
+		return;
+	}
+	ok = wg_arena_zalloc(arena, p->nbuilds * sizeof(*ok));
+	for (size_t i = 0; i < p->nbuilds; i++)
+		if (spec_admits(sel, &p->builds[i])
+		    && !wg_sel_image_misfit(sel, &p->builds[i], &ref, NULL))
+			ok[nok++] = &p->builds[i];
+	if (nok < 2)
+		return;		/* one build, or none: routed as any */
+	sel->targets = ok;
+	sel->ntargets = nok;
+	sel->no_runtime_class = true;
+	sel->targets_why = "a node agent: every build of the embedded "
+			   "default profile whose hosts run its images";
+}
+
 /*
  * A node agent (a kind with kinds.c's node_agent: a DaemonSet) or a
  * HostProcess workload runs one pod on every node it may; in a profile of
@@ -86,8 +157,8 @@ static bool names_one_build(struct wg_arena *arena, const struct wg_profile *p,
  * them; those its own selector rules out are its choice and are not
  * named.  Not for a workload that names one build itself (annotation
  * wingen.dev/windows-build, a windows-build nodeSelector key, a
- * RuntimeClass), nor in the embedded default, whose builds are routes,
- * not the cluster's.
+ * RuntimeClass).  The embedded default's builds are routes, not the
+ * cluster's: default_agent below.
  */
 void wg_sel_node_agent_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 			       struct wg_resource *res,
@@ -102,10 +173,15 @@ void wg_sel_node_agent_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 	const char *at_path = NULL;
 	size_t nok = 0, nmiss = 0, narch = 0;
 
-	if (p->nbuilds < 2 || wg_sel_embedded(p)
-	    || !(sel->host_process
-		 || (sel->pod.kind && sel->pod.kind->node_agent))
+	if (!(sel->host_process
+	      || (sel->pod.kind && sel->pod.kind->node_agent))
 	    || names_one_build(arena, p, sel))
+		return;
+	if (wg_sel_embedded(p)) {
+		default_agent(arena, p, sel);
+		return;
+	}
+	if (p->nbuilds < 2)
 		return;
 	ok = wg_arena_zalloc(arena, p->nbuilds * sizeof(*ok));
 	arches = wg_arena_zalloc(arena, p->nbuilds * sizeof(*arches));

@@ -95,9 +95,10 @@ static bool is_known_kind(const struct wg_resource *res)
 
 /*
  * An object of a kind wingen does not know, holding a pod template whose
- * image a windows.select entry matches, would pass through untouched: its
- * pods would land anywhere.  A warning (an error with --strict) names the
- * object, the template and the workloads: entry that would handle it.
+ * image a windows.select entry matches, or whose image names Windows
+ * (images.h), would pass through untouched: its pods would land anywhere.
+ * A warning (an error with --strict) names the object, the template and
+ * the workloads: entry that would handle it.
  */
 void wg_sel_unknown_kind(struct wg_ctx *ctx, struct wg_resources *list,
 			 struct wg_resource *res)
@@ -107,11 +108,14 @@ void wg_sel_unknown_kind(struct wg_ctx *ctx, struct wg_resources *list,
 	const struct wg_node *kind = wg_map_get(res->root, "kind");
 	struct shapes sh = { .arena = &list->arena };
 	struct wg_buf gen = WG_BUF_INIT, exact = WG_BUF_INIT;
+	struct wg_buf paths = WG_BUF_INIT;
 	struct wg_kind guess = { .name_max = 253, .origin = WG_KIND_DECLARED };
 	struct wg_kind_set set = { &guess, 1 };
 	struct wg_selection tmp = { 0 };
 	struct wg_sel_match m = { ctx, res, 0 };
-	const char *g;
+	struct wg_image_ref ref;
+	const struct wg_node *img;
+	const char *g, *what = NULL;
 	size_t glen;
 
 	if (!wg_is_map(res->root) || !wg_is_scalar(kind)
@@ -121,16 +125,16 @@ void wg_sel_unknown_kind(struct wg_ctx *ctx, struct wg_resources *list,
 	wg_buf_addstr(&exact, "");
 	find_shapes(&sh, res->root, &gen, &exact, 0);
 	wg_buf_release(&gen);
-	wg_buf_release(&exact);
-	if (!sh.n)
+	if (!sh.n) {
+		wg_buf_release(&exact);
 		return;
+	}
 	guess.kind = wg_scalar_dup(&list->arena, kind);
 	guess.groups = wg_arena_strndup(&list->arena, g, glen);
 	for (size_t i = 0; i < sh.n; i++)
 		guess.templates[i] = sh.paths[i];
 	tmp.npods = wg_podspec_find_all(&list->arena, &set, res, &tmp.pods);
-	for (size_t i = 0; i < p->nselect; i++) {
-		struct wg_buf paths = WG_BUF_INIT;
+	for (size_t i = 0; !what && i < p->nselect; i++) {
 		int rc;
 
 		if (!p->select[i].image)
@@ -138,21 +142,29 @@ void wg_sel_unknown_kind(struct wg_ctx *ctx, struct wg_resources *list,
 		m.entry = i;
 		rc = wg_sel_entry_matches(&m, &p->select[i], &tmp);
 		if (rc < 0)
-			break;
-		if (!rc)
-			continue;
-		for (size_t k = 0; k < sh.n; k++)
-			wg_buf_addf(&paths, "%s\"%s\"", k ? ", " : "",
-				    sh.paths[k]);
-		wg_warning(ctx, res, sh.first, sh.first_path,
-			   "holds a pod template with an image "
-			   "windows.select[%zu] matches, but %s of group %s "
-			   "is not a kind wingen knows, so nothing schedules "
-			   "its pods; declare it in the profile: workloads: "
-			   "[{group: %s, kind: %s, templates: [%s]}]", i,
-			   guess.kind, guess.groups, guess.groups, guess.kind,
-			   paths.buf);
-		wg_buf_release(&paths);
-		break;
+			goto out;
+		if (rc)
+			what = wg_arena_printf(&list->arena, "an image "
+					       "windows.select[%zu] matches",
+					       i);
 	}
+	/* the one rule: an image that names Windows, whatever the profile
+	 * selects by */
+	if (!what && (img = wg_sel_windows_image(&tmp, &ref, &exact)))
+		what = wg_arena_printf(&list->arena, "image '%.*s', which "
+			"names Windows (%s)", (int)img->len, img->u.str,
+			wg_image_windows_why(&list->arena, img->u.str, &ref));
+	if (!what)
+		goto out;
+	for (size_t k = 0; k < sh.n; k++)
+		wg_buf_addf(&paths, "%s\"%s\"", k ? ", " : "", sh.paths[k]);
+	wg_warning(ctx, res, sh.first, sh.first_path, "holds a pod template "
+		   "with %s, but %s of group %s is not a kind wingen knows, so "
+		   "nothing schedules its pods; declare it in the profile: "
+		   "workloads: [{group: %s, kind: %s, templates: [%s]}]", what,
+		   guess.kind, guess.groups, guess.groups, guess.kind,
+		   paths.buf);
+out:
+	wg_buf_release(&exact);
+	wg_buf_release(&paths);
 }

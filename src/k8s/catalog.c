@@ -133,3 +133,55 @@ bool wg_release_can_run(const struct wg_release *host,
 	return image->number >= LTSC2022_NUMBER
 	       && image->number <= host->number;
 }
+
+enum wg_isolation wg_handler_isolation(const char *handler,
+				       const struct wg_release **uvm)
+{
+	static const char hv[] = "runhcs-wcow-hypervisor";
+	size_t n = sizeof(hv) - 1;
+
+	if (uvm)
+		*uvm = NULL;
+	if (!handler || strncmp(handler, hv, n) != 0
+	    || (handler[n] && handler[n] != '-'))
+		return WG_ISOLATION_PROCESS;
+	if (handler[n] == '-' && uvm) {
+		const char *b = handler + n + 1;
+
+		*uvm = wg_release_find(b);	/* 1809, ltsc2019 */
+		if (!*uvm && *b && b[strspn(b, "0123456789")] == '\0')
+			*uvm = wg_release_by_number((unsigned)strtoul(b, NULL,
+								      10));
+	}
+	return WG_ISOLATION_HYPERV;
+}
+
+bool wg_handler_can_run(const char *handler, const struct wg_release *host,
+			const struct wg_release *image)
+{
+	const struct wg_release *uvm;
+
+	if (!host || !image)
+		return false;
+	if (wg_handler_isolation(handler, &uvm) == WG_ISOLATION_PROCESS)
+		return wg_release_can_run(host, image);
+	/* Hyper-V: older images on newer hosts, never newer ones
+	 * (Microsoft's version compatibility, windows.md 2.1) */
+	if (uvm)
+		return image->number == uvm->number
+		       && uvm->number <= host->number;
+	return image->number <= host->number;
+}
+
+const char *wg_handler_rule(const char *handler)
+{
+	const struct wg_release *uvm;
+
+	if (wg_handler_isolation(handler, &uvm) == WG_ISOLATION_PROCESS)
+		return "process isolation (the host's build only; from "
+		       "ltsc2022 on, also LTSC images from ltsc2022 up to it)";
+	if (uvm)
+		return "Hyper-V isolation in a utility VM of one build (that "
+		       "build's images only)";
+	return "Hyper-V isolation (the host's build or older)";
+}

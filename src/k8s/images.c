@@ -125,18 +125,34 @@ const struct wg_image_family wg_image_families[] = {
 	  NULL, NULL },
 };
 
-/* The variant words of the generic suffix rule, and the column of the
- * base image each is built on. */
+/*
+ * The words of a tag (or of an image's name) that say Windows, and the
+ * column of the base image each names: a release word right after one is
+ * spelled as that base image's tag.  Facts: Docker's official images
+ * (windowsservercore-ltsc2022, nanoserver-1809), Microsoft's .NET and
+ * PowerShell images, the Kubernetes pause image (3.9-windows-ltsc2022-
+ * amd64), sig-windows' HostProcess images (v1.30.0-calico-hostprocess),
+ * Azure Monitor's (ciprod:win-3.1.24), fluent-bit's (windows-2019-2.2.2),
+ * New Relic's (3.8.0-windows-ltsc-2022).
+ */
 static const struct {
 	const char *word;
 	enum wg_tag_column column;
-} variants[] = {
+} windows_words[] = {
 	{ "windowsservercore", WG_COL_SERVERCORE },
 	{ "nanoserver", WG_COL_NANOSERVER },
 	{ "servercore", WG_COL_SERVERCORE },
 	{ "windows", WG_COL_SERVERCORE },
+	{ "win", WG_COL_SERVERCORE },
+	{ "ltsc", WG_COL_SERVERCORE },
+	{ "hostprocess", WG_COL_NONE },
 };
-#define NVARIANTS (sizeof(variants) / sizeof(*variants))
+#define NWORDS (sizeof(windows_words) / sizeof(*windows_words))
+
+/* Repository namespaces whose every image is a Windows image. */
+static const char *const windows_namespaces[] = {
+	MCR "windows/", MCR "dotnet/framework/",
+};
 
 static const char *const arches[] = { "amd64", "arm64" };
 
@@ -173,6 +189,18 @@ static const struct wg_release *release_word(const char *s, size_t len)
 	return NULL;
 }
 
+/* The LTSC release whose tag is "ltsc" and the year s (ltsc-2022,
+ * windows-2019), or NULL. */
+static const struct wg_release *ltsc_year(const char *s, size_t len)
+{
+	for (const struct wg_release *r = wg_releases; r->name; r++)
+		if (r->ltsc && r->servercore && strlen(r->servercore) == len + 4
+		    && strncasecmp(r->servercore, "ltsc", 4) == 0
+		    && strncmp(r->servercore + 4, s, len) == 0)
+			return r;
+	return NULL;
+}
+
 /* "10.0.N" or "10.0.N.R": the release of build N, or NULL. */
 static const struct wg_release *full_version(const char *s, size_t len)
 {
@@ -193,17 +221,24 @@ static const struct wg_release *full_version(const char *s, size_t len)
 	return wg_release_by_number((unsigned)n);
 }
 
-/* Length of a "-KB1234567" suffix ending s[0..len), or 0. */
-static size_t kb_suffix(const char *s, size_t len)
+/* Whether s is "KB" and digits: a patch of the release before it. */
+static bool kb_word(const char *s, size_t len)
 {
-	size_t d = 0;
+	if (len < 3 || strncasecmp(s, "KB", 2) != 0)
+		return false;
+	for (size_t i = 2; i < len; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
 
-	while (d < len && isdigit((unsigned char)s[len - 1 - d]))
-		d++;
-	if (!d || len < d + 3
-	    || strncasecmp(s + len - d - 3, "-KB", 3) != 0)
-		return 0;
-	return d + 3;
+/* The index in windows_words of the word s, or -1. */
+static int windows_word(const char *s, size_t len)
+{
+	for (size_t i = 0; i < NWORDS; i++)
+		if (same(s, len, windows_words[i].word))
+			return (int)i;
+	return -1;
 }
 
 /* Whether name is repo, or ends with "/" and repo's path (its part after
@@ -250,68 +285,157 @@ static const struct wg_image_family *family_named(const char *name)
 	return NULL;
 }
 
+/* Words of s[at, at + len): split at '-' and '_' (and '.' too when dots
+ * is true: an image name's words); at most max. */
+struct word {
+	size_t at, len;
+};
+
+static size_t split_words(const char *s, size_t at, size_t len, bool dots,
+			  struct word *w, size_t max)
+{
+	size_t n = 0, start = at;
+
+	for (size_t i = at; i <= at + len && n < max; i++) {
+		if (i < at + len && s[i] != '-' && s[i] != '_'
+		    && !(dots && s[i] == '.'))
+			continue;
+		if (i > start)
+			w[n++] = (struct word){ start, i - start };
+		start = i + 1;
+	}
+	return n;
+}
+
+#define MAX_WORDS 64	/* an OCI tag has at most 128 characters */
+
+static void set_release(struct wg_image_ref *ref, const struct wg_release *r,
+			size_t at, size_t len, enum wg_spelling spelling)
+{
+	ref->release = r;
+	ref->rel_at = at;
+	ref->rel_len = len;
+	ref->spelling = spelling;
+	ref->patch = spelling == WG_SPELL_BUILD;
+}
+
 /*
- * The release the tag (at tag_at, tag_len bytes of s) names, into ref.
- * release_tags: a bare release tag counts (a base image's repository);
- * versions: a full version 10.0.N(.R) counts.
+ * The tag grammar (images.h), on the tag at ref->tag_at.  release_tags:
+ * the repository is a base image's, whose first word may be a bare
+ * release tag (servercore:1809).
  */
 static void parse_tag(const char *s, struct wg_image_ref *ref,
-		      bool release_tags, bool versions)
+		      bool release_tags)
 {
-	const char *tag = s + ref->tag_at;
-	size_t len = ref->tag_len, kb;
+	struct word w[MAX_WORDS];
+	size_t n = split_words(s, ref->tag_at, ref->tag_len, false, w,
+			       MAX_WORDS);
+	int prev = -1;		/* the Windows word just before, or -1 */
 
-	for (size_t i = 0; i < 2; i++) {
-		size_t n = strlen(arches[i]) + 1;
-
-		if (len > n && tag[len - n] == '-'
-		    && strncasecmp(tag + len - n + 1, arches[i], n - 1) == 0) {
-			ref->arch = arches[i];
-			ref->arch_at = ref->tag_at + len - n;
-			ref->arch_len = n;
-			len -= n;
-			break;
+	for (size_t i = n; i-- > 0;) {	/* the last arch word names it */
+		for (size_t k = 0; k < 2 && !ref->arch; k++) {
+			if (!same(s + w[i].at, w[i].len, arches[k]))
+				continue;
+			ref->arch = arches[k];
+			ref->arch_at = w[i].at;
+			ref->arch_len = w[i].len;
 		}
 	}
-	if (versions && (ref->release = full_version(tag, len))) {
-		ref->rel_at = ref->tag_at;
-		ref->rel_len = len;
-		ref->patch = true;
-		return;
-	}
-	/* the generic suffix rule: <anything>-<variant>-<release> */
-	for (size_t i = 0; i < NVARIANTS; i++) {
-		size_t wl = strlen(variants[i].word);
+	for (size_t i = 0; i < n; i++) {
+		const char *t = s + w[i].at;
+		size_t len = w[i].len;
+		const struct wg_release *r = NULL;
+		int word = windows_word(t, len);
+		size_t at = i;	/* i moves past ltsc-YYYY's second word */
 
-		for (size_t at = 0; at + wl + 1 < len; at++) {
-			const char *w = tag + at + wl + 1;
-			size_t rest = len - at - wl - 1;
-			const struct wg_release *r;
+		if (!ref->release) {
+			if ((r = full_version(t, len)))
+				set_release(ref, r, w[i].at, len,
+					    WG_SPELL_BUILD);
+			else if (len > 4 && strncasecmp(t, "ltsc", 4) == 0
+				 && (r = release_word(t, len)))
+				set_release(ref, r, w[i].at, len,
+					    WG_SPELL_TAG);
+			else if (word >= 0 && same(t, len, "ltsc")
+				 && i + 1 < n
+				 && (r = ltsc_year(s + w[i + 1].at,
+						   w[i + 1].len))) {
+				set_release(ref, r, w[i].at, w[i + 1].at
+					    + w[i + 1].len - w[i].at,
+					    WG_SPELL_LTSC_DASH);
+				i++;
+			} else if ((prev >= 0 || (release_tags && i == 0))
+				   && (r = release_word(t, len))) {
+				set_release(ref, r, w[i].at, len,
+					    WG_SPELL_TAG);
+			} else if (prev >= 0 && (r = ltsc_year(t, len))) {
+				set_release(ref, r, w[i].at, len,
+					    WG_SPELL_YEAR);
+			}
+			if (r) {
+				size_t from = ref->rel_at;
 
-			if ((at && tag[at - 1] != '-')
-			    || strncasecmp(tag + at, variants[i].word, wl)
-			    || tag[at + wl] != '-')
+				/* the base image the words before name */
+				if (prev >= 0
+				    && windows_words[prev].column
+				    != WG_COL_NONE)
+					ref->variant = windows_words[prev].word;
+				if (prev >= 0)
+					from = w[at - 1].at;
+				if (i + 1 < n && kb_word(s + w[i + 1].at,
+							 w[i + 1].len))
+					ref->patch = true;
+				/* messages name the release words, with the
+				 * Windows word before them */
+				ref->word_at = from;
+				ref->word_len = ref->rel_at + ref->rel_len
+						- from;
+				ref->by = WG_BY_TAG;
+				prev = -1;
 				continue;
-			kb = kb_suffix(w, rest);
-			r = release_word(w, rest - kb);
-			if (!r)
-				continue;
-			ref->release = r;
-			ref->variant = variants[i].word;
-			ref->rel_at = (size_t)(w - s);
-			ref->rel_len = rest - kb;
-			ref->patch = kb != 0;
-			return;
+			}
 		}
+		if (word >= 0 && !ref->word_len) {
+			ref->word_at = w[i].at;
+			ref->word_len = len;
+			ref->by = WG_BY_TAG;
+		}
+		prev = word;
 	}
-	if (!release_tags)
+}
+
+/* Whether the last component of the name is a Windows word or has one
+ * (windows-exporter, cyclonus-windows, kruise-daemon-win). */
+static void parse_name(const char *s, struct wg_image_ref *ref)
+{
+	struct word w[MAX_WORDS];
+	size_t at = ref->name_len, n;
+
+	while (at > 0 && s[at - 1] != '/')
+		at--;
+	n = split_words(s, at, ref->name_len - at, true, w, MAX_WORDS);
+	for (size_t i = 0; i < n; i++) {
+		int word = windows_word(s + w[i].at, w[i].len);
+
+		if (word < 0 || same(s + w[i].at, w[i].len, "ltsc"))
+			continue;
+		ref->word_at = w[i].at;
+		ref->word_len = w[i].len;
+		ref->by = WG_BY_NAME;
 		return;
-	kb = kb_suffix(tag, len);
-	if ((ref->release = release_word(tag, len - kb))) {
-		ref->rel_at = ref->tag_at;
-		ref->rel_len = len - kb;
-		ref->patch = kb != 0;
 	}
+}
+
+static bool windows_namespace(const char *s, size_t len)
+{
+	for (size_t i = 0; i < sizeof(windows_namespaces)
+				/ sizeof(*windows_namespaces); i++) {
+		size_t n = strlen(windows_namespaces[i]);
+
+		if (len > n && strncasecmp(s, windows_namespaces[i], n) == 0)
+			return true;
+	}
+	return false;
 }
 
 void wg_image_parse(const char *s, size_t len, struct wg_image_ref *ref)
@@ -337,9 +461,15 @@ void wg_image_parse(const char *s, size_t len, struct wg_image_ref *ref)
 	}
 	f = ref->family = family_of(s, ref->name_len);
 	if (ref->tag_len)
-		parse_tag(s, ref, f && f->form == WG_TAGS_RELEASE,
-			  f && f->windows);
-	ref->windows = ref->release || (f && f->windows);
+		parse_tag(s, ref, f && f->form == WG_TAGS_RELEASE);
+	if ((f && f->windows) || windows_namespace(s, ref->name_len)) {
+		ref->by = WG_BY_FAMILY;	/* the repository says it first */
+		ref->word_at = 0;
+		ref->word_len = ref->name_len;
+	} else if (!ref->by) {
+		parse_name(s, ref);
+	}
+	ref->windows = ref->by != WG_BY_NONE;
 }
 
 const struct wg_release *wg_image_release(const char *image, size_t len)
@@ -358,15 +488,55 @@ const struct wg_release *wg_release_for_tag(const char *tag)
 		return NULL;
 	memset(&ref, 0, sizeof(ref));
 	ref.tag_len = strlen(tag);
-	parse_tag(tag, &ref, true, true);
+	parse_tag(tag, &ref, true);
 	return ref.release;
+}
+
+/* Whether s (len bytes) holds word, case-insensitive. */
+static bool has_word(const char *s, size_t len, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (size_t i = 0; i + n <= len; i++)
+		if (strncasecmp(s + i, word, n) == 0)
+			return true;
+	return false;
+}
+
+const char *wg_image_windows_why(struct wg_arena *arena, const char *image,
+				 const struct wg_image_ref *ref)
+{
+	switch (ref->by) {
+	case WG_BY_FAMILY:
+		return "its repository";
+	case WG_BY_TAG:
+		/* the release too, when the words spell it otherwise */
+		return ref->release && !has_word(image + ref->word_at,
+						 ref->word_len,
+						 ref->release->name)
+		       ? wg_arena_printf(arena, "tag '%.*s': %s",
+					 (int)ref->word_len,
+					 image + ref->word_at,
+					 ref->release->name)
+		       : wg_arena_printf(arena, "tag '%.*s'",
+					 (int)ref->word_len,
+					 image + ref->word_at);
+	case WG_BY_NAME:
+		return wg_arena_printf(arena, "name '%.*s'",
+				       (int)ref->word_len,
+				       image + ref->word_at);
+	case WG_BY_NONE:
+		break;
+	}
+	return NULL;
 }
 
 enum wg_image_fit wg_image_fit(const struct wg_image_ref *ref,
 			       const struct wg_release *host,
-			       const char *arch)
+			       const char *arch, const char *handler)
 {
-	if (ref->release && host && !wg_release_can_run(host, ref->release))
+	if (ref->release && host
+	    && !wg_handler_can_run(handler, host, ref->release))
 		return WG_FIT_RELEASE;
 	if (ref->arch && arch && strcmp(ref->arch, arch) != 0)
 		return WG_FIT_ARCH;
@@ -417,7 +587,15 @@ static const char *apply(struct wg_arena *a, const char *s, size_t len,
 	size_t total = len + 1, pos = 0;
 	char *out, *o;
 
-	/* edits are given in order and do not overlap */
+	/* edits do not overlap; put them in order (an arch word may come
+	 * before the release words) */
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && e[k].at < e[k - 1].at; k--) {
+			struct edit tmp = e[k];
+
+			e[k] = e[k - 1];
+			e[k - 1] = tmp;
+		}
 	for (size_t i = 0; i < n; i++)
 		total += strlen(e[i].text);
 	o = out = wg_arena_alloc(a, total);
@@ -435,15 +613,42 @@ static const char *apply(struct wg_arena *a, const char *s, size_t len,
 
 static enum wg_tag_column column_of(const struct wg_image_ref *ref)
 {
-	for (size_t i = 0; ref->variant && i < NVARIANTS; i++)
-		if (strcmp(variants[i].word, ref->variant) == 0)
-			return variants[i].column;
-	return ref->family ? ref->family->column : WG_COL_SERVERCORE;
+	for (size_t i = 0; ref->variant && i < NWORDS; i++)
+		if (strcmp(windows_words[i].word, ref->variant) == 0)
+			return windows_words[i].column;
+	return ref->family && ref->family->column != WG_COL_NONE
+	       ? ref->family->column : WG_COL_SERVERCORE;
+}
+
+/* The release to written as the image wrote its own (ref->spelling), in
+ * arena; NULL when that spelling has no word for it (ltsc-YYYY for a
+ * release that is no LTSC). */
+static const char *respell(struct wg_arena *a, const struct wg_image_ref *ref,
+			   const struct wg_release *to,
+			   enum wg_tag_column col)
+{
+	const char *tag = wg_release_tag(to, col);
+	const char *ltsc = to->servercore;
+
+	switch (ref->spelling) {
+	case WG_SPELL_TAG:
+		return tag;
+	case WG_SPELL_LTSC_DASH:
+	case WG_SPELL_YEAR:
+		if (!to->ltsc || !ltsc || strncmp(ltsc, "ltsc", 4) != 0)
+			return NULL;
+		return ref->spelling == WG_SPELL_YEAR ? ltsc + 4
+		       : wg_arena_printf(a, "ltsc-%s", ltsc + 4);
+	case WG_SPELL_BUILD:
+	case WG_SPELL_NONE:
+		break;
+	}
+	return NULL;
 }
 
 int wg_image_rewrite(struct wg_arena *a, const char *s, size_t len,
 		     const struct wg_release *host, const char *arch,
-		     const char **out, const char **why)
+		     const char *handler, const char **out, const char **why)
 {
 	struct wg_image_ref ref;
 	enum wg_image_fit fit;
@@ -451,17 +656,30 @@ int wg_image_rewrite(struct wg_arena *a, const char *s, size_t len,
 	size_t n = 0;
 	const struct wg_image_family *f;
 	const struct wg_release *to = NULL;
-	const char *fam;
+	const char *fam, *word;
 	bool retag;
 
 	*out = NULL;
 	*why = NULL;
 	wg_image_parse(s, len, &ref);
-	fit = wg_image_fit(&ref, host, arch);
+	fit = wg_image_fit(&ref, host, arch, handler);
 	if (fit == WG_FIT_ANY || fit == WG_FIT_RUNS)
 		return 0;
 	f = ref.family;
 	fam = f ? f->name : "the variant tag rule";
+	if (fit == WG_FIT_RELEASE && !ref.variant
+	    && !(f && f->form == WG_TAGS_RELEASE)) {
+		/* a release word alone (orders:2.4.1-ltsc2022) says what the
+		 * image is built for, not how its publisher tags the others */
+		*why = wg_arena_printf(a, "%.*s is no image family wingen "
+				       "knows, and no Windows word "
+				       "(windowsservercore-, nanoserver-, "
+				       "windows-) comes before '%.*s' in its "
+				       "tag to say how it is tagged for other "
+				       "releases", (int)ref.name_len, s,
+				       (int)ref.rel_len, s + ref.rel_at);
+		return -1;
+	}
 	if (ref.digest) {
 		*why = wg_arena_printf(a, "a digest pins its bytes");
 		return -1;
@@ -536,12 +754,17 @@ int wg_image_rewrite(struct wg_arena *a, const char *s, size_t len,
 							next->version };
 			}
 		}
-		e[n++] = (struct edit){ ref.rel_at, ref.rel_len,
-					wg_release_tag(to, col) };
+		word = respell(a, &ref, to, col);
+		if (!word) {
+			*why = wg_arena_printf(a, "'%.*s' has no spelling for "
+					       "%s", (int)ref.rel_len,
+					       s + ref.rel_at, to->name);
+			return -1;
+		}
+		e[n++] = (struct edit){ ref.rel_at, ref.rel_len, word };
 	}
 	if (ref.arch && arch && strcmp(ref.arch, arch) != 0)
-		e[n++] = (struct edit){ ref.arch_at, ref.arch_len,
-					wg_arena_printf(a, "-%s", arch) };
+		e[n++] = (struct edit){ ref.arch_at, ref.arch_len, arch };
 	*out = apply(a, s, len, e, n);
 	if (retag)
 		*why = wg_arena_printf(a, "built for %s, rewritten for %s",

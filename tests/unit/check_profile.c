@@ -10,6 +10,7 @@
 #include "testutil.h"
 #include "wingen/core/chain.h"
 #include "wingen/base/buf.h"
+#include "wingen/k8s/images.h"
 #include "wingen/base/input.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/writer.h"
@@ -166,10 +167,9 @@ START_TEST(minimal_profile_gets_every_default)
 	ck_assert_str_eq(p.taint.key, "os");
 	ck_assert_str_eq(p.taint.value, "windows");
 	ck_assert_str_eq(p.taint.effect, "NoSchedule");
-	/* No windows.select: the embedded default's image entries. */
-	ck_assert_uint_eq(p.nselect, 4);
-	ck_assert_ptr_nonnull(p.select[0].image);
-	ck_assert_uint_eq(p.select[0].pos.line, 0);
+	/* No windows.select: the embedded default's, which has no entry
+	 * (the image rule of core/select.h selects by images). */
+	ck_assert_uint_eq(p.nselect, 0);
 	ck_assert(!svc_of(&p)->dsr);
 	ck_assert_str_eq(svc_of(&p)->mode, "overlay");
 	ck_assert(!svc_of(&p)->fix);
@@ -286,11 +286,12 @@ START_TEST(embedded_default_profile)
 		"docker.io/microsoft/nanoserver:1709",
 		"golang:1.22-windowsservercore-ltsc2022",
 		"sigwindowstools/kube-proxy:v1.29-nanoserver",
+		"example.com/mcr.microsoft.com/windows/servercore:ltsc2022",
+		"contoso.azurecr.io/shop/orders:2.4.1-ltsc2022",
 	};
 	static const char *const other_images[] = {
 		"nginx", "mcr.microsoft.com/windowsfoo/x:1",
 		"mcr.microsoft.com/dotnet/aspnet:8.0",
-		"example.com/mcr.microsoft.com/windows/servercore:ltsc2022",
 		"registry:5000/nanoserver/tool:1",
 		"microsoft/mssql-server-linux",
 	};
@@ -314,23 +315,22 @@ START_TEST(embedded_default_profile)
 	ck_assert_str_eq(p.taint.value, "windows");
 	ck_assert_str_eq(p.taint.effect, "NoSchedule");
 	ck_assert(pin_of(&p)->pin);
+	/* no windows.select: the image rule picks what names Windows
+	 * (images.h; every tag form is check_images' business) */
+	ck_assert_uint_eq(p.nselect, 0);
 	for (size_t i = 0; i < sizeof(windows_images) / sizeof(char *); i++) {
 		const char *img = windows_images[i];
-		bool hit = false;
+		struct wg_image_ref ref;
 
-		for (size_t s = 0; s < p.nselect; s++)
-			hit |= wg_regex_match(p.select[s].image, img,
-					      strlen(img)) == 1;
-		ck_assert_msg(hit, "'%s' not selected", img);
+		wg_image_parse(img, strlen(img), &ref);
+		ck_assert_msg(ref.windows, "'%s' not selected", img);
 	}
 	for (size_t i = 0; i < sizeof(other_images) / sizeof(char *); i++) {
 		const char *img = other_images[i];
+		struct wg_image_ref ref;
 
-		for (size_t s = 0; s < p.nselect; s++)
-			ck_assert_msg(wg_regex_match(p.select[s].image, img,
-						     strlen(img)) == 0,
-				      "'%s' selected by %s", img,
-				      p.select[s].image->source);
+		wg_image_parse(img, strlen(img), &ref);
+		ck_assert_msg(!ref.windows, "'%s' selected", img);
 	}
 	wg_profile_release(&p);
 }

@@ -45,11 +45,41 @@ const char *wg_retarget_hint(struct wg_arena *arena,
 			     const struct wg_profile *p,
 			     const struct wg_release *old);
 
+/*
+ * The workload of list, other than res, that already serves the build a
+ * retarget of old would move res to (p's default build): of res's kind
+ * and namespace, named as res with its release words (ltsc2019, 2019,
+ * 1809, 10.0.17763 between dashes) taken out, and whose images name a
+ * release that build's hosts run; NULL when none.  A chart that renders
+ * one agent per release (nri-windows-ltsc2019, nri-windows-ltsc2022)
+ * needs the old one dropped, not moved onto the new one's nodes.
+ */
+const struct wg_resource *wg_retarget_sibling(struct wg_resources *list,
+					      const struct wg_resource *res,
+					      const struct wg_profile *p,
+					      const struct wg_release *old);
+
+/* wg_retarget_hint for res of list: when wg_retarget_sibling finds one,
+ * "; the stream already holds DaemonSet/x for ltsc2022: drop this one
+ * (a chart: turn its ltsc2019 variant off) rather than retarget it". */
+const char *wg_retarget_hint_in(struct wg_arena *arena,
+				const struct wg_profile *p,
+				struct wg_resources *list,
+				const struct wg_resource *res,
+				const struct wg_release *old);
+
 /* wg_retarget_hint for the release a word names (a release name, alias
  * or build number: an annotation's, a nodeSelector value). */
 const char *wg_retarget_hint_word(struct wg_arena *arena,
 				  const struct wg_profile *p, const char *s,
 				  size_t len);
+
+/* wg_retarget_hint_in for the release a word names. */
+const char *wg_retarget_hint_word_in(struct wg_arena *arena,
+				     const struct wg_profile *p,
+				     struct wg_resources *list,
+				     const struct wg_resource *res,
+				     const char *s, size_t len);
 
 /* wg_retarget_hint for the release a RuntimeClass name stands for: a
  * RuntimeClass of list so named schedules onto it, or wingen's naming

@@ -88,6 +88,8 @@ enum wg_sel_by {
 	WG_SEL_ANNOTATION,	/* wingen.dev/windows: "true" */
 	WG_SEL_ENTRY,		/* windows.select[entry] */
 	WG_SEL_POD,		/* its pod template already targets Windows */
+	WG_SEL_IMAGE,		/* an image names Windows (no windows.select
+				   of the user's: the image rule) */
 };
 
 /* Conflicts already reported, so a later plugin does not repeat them. */
@@ -136,6 +138,26 @@ struct wg_selection {
 	 * kubernetes.io/arch In [...] in place of the nodeSelector key. */
 	const char *const *arches;
 	size_t narches;
+	/* Added after the fields above. */
+	const struct wg_node *windows_image;	/* the first image that
+						   names Windows, or NULL */
+	const char *windows_image_why;	/* "image '...' names Windows (its
+					   tag says 'ltsc2022': ltsc2022)" */
+	bool any_build;		/* runs on every Windows build: no
+				   windows-build key and no RuntimeClass (a
+				   HostProcess pod; a node agent of the
+				   embedded default whose images name no
+				   release) */
+	const char *any_build_why;	/* why, for change reasons */
+	bool any_arch;		/* any_build, and no kubernetes.io/arch key
+				   either: the embedded default's node agent
+				   whose images name no arch */
+	bool no_runtime_class;	/* targets several builds with no
+				   RuntimeClass: the embedded default's node
+				   agent (its handler is containerd's
+				   default, the DaemonSet carries its own
+				   scheduling, and no RuntimeClass needs
+				   installing for it) */
 };
 
 /*
