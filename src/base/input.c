@@ -13,6 +13,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wingen/base/alloc.h"
@@ -116,6 +117,24 @@ static int read_done(struct wg_ctx *ctx, const char *name,
 	return 0;
 }
 
+void wg_file_meta_of(struct wg_file_meta *meta, const struct stat *st)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	meta->known = true;
+	meta->mode = (unsigned)(st->st_mode & 07777);
+	meta->dev = (uint64_t)st->st_dev;
+	meta->ino = (uint64_t)st->st_ino;
+	meta->size = (uint64_t)st->st_size;
+	meta->nlink = (uint64_t)st->st_nlink;
+	meta->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000
+			 + st->st_mtim.tv_nsec;
+	meta->ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000
+			 + st->st_ctim.tv_nsec;
+	meta->read_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
 /* Reads fd; known is its fstat() when the caller made it (NULL: made
  * here; one system call a file fewer over a folder of small files). */
 static int read_fd(struct wg_ctx *ctx, int fd, const char *name,
@@ -131,9 +150,7 @@ static int read_fd(struct wg_ctx *ctx, int fd, const char *name,
 	if ((!known && fstat(fd, &st) != 0) || !S_ISREG(st.st_mode)) {
 		st.st_size = 0;		/* a pipe or a terminal: read it */
 	} else {
-		in->meta.known = true;
-		in->meta.mode = (unsigned)(st.st_mode & 07777);
-		in->meta.dev = (uint64_t)st.st_dev;
+		wg_file_meta_of(&in->meta, &st);
 	}
 	if ((size_t)st.st_size <= ctx->limits.max_input_bytes
 	    && map_file(fd, &st, in))

@@ -47,6 +47,18 @@ static void remove_temp(char *tmp)
 	}
 }
 
+/* A file with other names: the rename would give this name the new text
+ * and leave the others with the old (splitting them silently). */
+static int hard_links(struct wg_ctx *ctx, const char *path, uint64_t n)
+{
+	return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0, "has %llu hard "
+			    "links: wingen replaces a file by renaming a new "
+			    "one over it, which would leave its other names "
+			    "with the old text; nothing is written (give it "
+			    "a file of its own: cp FILE FILE.new && mv "
+			    "FILE.new FILE)", (unsigned long long)n);
+}
+
 int wg_temp_open(struct wg_ctx *ctx, struct wg_temp *t, const char *path,
 		 const struct wg_file_meta *meta)
 {
@@ -59,6 +71,11 @@ int wg_temp_open(struct wg_ctx *ctx, struct wg_temp *t, const char *path,
 	t->meta = meta ? *meta : (struct wg_file_meta)WG_FILE_META_NONE;
 	if (wg_place_open(ctx, path, &p))
 		return -1;
+	if (p.guarded && meta && meta->known && meta->nlink > 1) {
+		hard_links(ctx, path, meta->nlink);
+		wg_place_close(&p);
+		return -1;
+	}
 	t->fd = wg_temp_create(ctx, &p, path, meta, &t->tmp);
 	if (t->fd >= 0) {
 		t->target = place_path(&p, path);
@@ -212,6 +229,94 @@ static int write_temp(struct wg_ctx *ctx, const char *path, const void *data,
 			    strerror(err));
 }
 
+static int64_t ns(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+/* Whether st is the file m told of: inode, size and times. */
+static bool same_stamp(const struct wg_file_meta *m, const struct stat *st)
+{
+	return m->dev == (uint64_t)st->st_dev && m->ino == (uint64_t)st->st_ino
+	       && m->size == (uint64_t)st->st_size
+	       && m->mtime_ns == ns(&st->st_mtim)
+	       && m->ctime_ns == ns(&st->st_ctim);
+}
+
+/* Whether fd reads exactly old (len bytes). */
+static bool same_bytes(int fd, const char *old, size_t len)
+{
+	static char buf[1 << 16];
+	size_t at = 0;
+
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return false;
+		if (n == 0)
+			return at == len;
+		if ((size_t)n > len - at || memcmp(buf, old + at, (size_t)n))
+			return false;
+		at += (size_t)n;
+	}
+}
+
+/* A file's times are as fine as the kernel's tick, or a second on some
+ * filesystems: a change made in the same tick as the read may keep
+ * them, so within this of the read the bytes are compared too. */
+#define RACY_NS INT64_C(2000000000)
+
+/*
+ * 0 when the file at p is still what the run read (u: check, old, and m
+ * its meta); else -1 with an error naming it.  A changed file is the
+ * user's edit, or another program's: it is left as it is, with the rest.
+ */
+static int unchanged(struct wg_ctx *ctx, const struct wg_place *p,
+		     const struct wg_file_update *u,
+		     const struct wg_file_meta *m)
+{
+	static const char again[] = "; nothing is written: run wingen again";
+	struct stat st;
+	bool same;
+	int fd;
+
+	if (fstatat(p->dirfd, p->leaf, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+		if (errno == ENOENT && !u->old)
+			return 0;
+		if (errno == ENOENT)
+			return wg_report_at(ctx, WG_SEV_ERROR, u->path, 0, 0,
+					    "was removed while wingen ran%s",
+					    again);
+		return wg_report_at(ctx, WG_SEV_ERROR, u->path, 0, 0,
+				    "cannot read: %s", strerror(errno));
+	}
+	if (!u->old)
+		return wg_report_at(ctx, WG_SEV_ERROR, u->path, 0, 0,
+				    "was created while wingen ran (it did not "
+				    "exist when the run read the tree)%s",
+				    again);
+	if (p->guarded && st.st_nlink > 1)
+		return hard_links(ctx, u->path, (uint64_t)st.st_nlink);
+	same = !m->known || same_stamp(m, &st);
+	if (same && (!m->known || m->read_ns - ns(&st.st_ctim) < RACY_NS)) {
+		fd = openat(p->dirfd, p->leaf, O_RDONLY | O_NOFOLLOW
+			    | O_NONBLOCK | O_CLOEXEC);
+		same = fd >= 0 && S_ISREG(st.st_mode)
+		       && same_bytes(fd, u->old, u->old_len);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (!same)
+		return wg_report_at(ctx, WG_SEV_ERROR, u->path, 0, 0,
+				    "changed since wingen read it (another "
+				    "program wrote it during the run); its "
+				    "new text is kept%s", again);
+	return 0;
+}
+
 /* "a, b, c and N more": the files a failed rename phase had replaced. */
 static void say_replaced(struct wg_ctx *ctx, char *const *done, size_t n)
 {
@@ -227,16 +332,42 @@ static void say_replaced(struct wg_ctx *ctx, char *const *done, size_t n)
 	wg_buf_release(&b);
 }
 
-/* Renames tmp over path (or removes path when remove): 0, or -1
- * reported. */
-static int replace_one(struct wg_ctx *ctx, const char *path, const char *tmp,
-		       bool remove)
+/* Whether path is still what the run read (unchanged()); 0 or -1. */
+static int check_one(struct wg_ctx *ctx, const char *path,
+		     const struct wg_file_update *u,
+		     const struct wg_file_meta *m)
 {
 	struct wg_place p;
+	int rc;
+
+	if (wg_place_open(ctx, path, &p))
+		return -1;
+	rc = unchanged(ctx, &p, u, m);
+	wg_place_close(&p);
+	return rc;
+}
+
+/* Renames tmp over path (or removes path when remove): 0, or -1
+ * reported.  m: the file as read, looked at once more (when known). */
+static int replace_one(struct wg_ctx *ctx, const char *path, const char *tmp,
+		       bool remove, const struct wg_file_meta *m)
+{
+	struct wg_place p;
+	struct stat st;
 	int rc = 0;
 
 	if (wg_place_open(ctx, path, &p))
 		return -1;
+	if (m && m->known
+	    && (fstatat(p.dirfd, p.leaf, &st, AT_SYMLINK_NOFOLLOW) != 0
+		|| !same_stamp(m, &st))) {
+		rc = wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0, "changed "
+				  "since wingen read it (another program "
+				  "wrote it during the run); its new text is "
+				  "kept");
+		wg_place_close(&p);
+		return rc;
+	}
 	if (remove ? unlinkat(p.dirfd, p.leaf, 0) != 0
 		   : renameat(p.dirfd, wg_temp_leaf(tmp), p.dirfd, p.leaf)
 		     != 0)
@@ -295,12 +426,22 @@ int wg_output_replace_all(struct wg_ctx *ctx,
 	}
 	if (rc == 0 && n > 1)
 		rc = sync_filesystems(ctx, tmps, metas, n);
+	/* every file still as read, before the first rename (each one
+	 * that changed is named) */
+	for (size_t i = 0, ok = rc == 0; i < n; i++) {
+		if (!files[i].temp)
+			metas[i] = files[i].meta;
+		if (ok && files[i].check
+		    && check_one(ctx, targets[i], &files[i], &metas[i]))
+			rc = -1;
+	}
 	/* the renames, then the removals (a failed write above leaves every
 	 * file as it was), with the signals held: all or, once begun, all */
 	wg_cleanup_hold_signals(&old);
 	for (size_t i = 0; i < n && rc == 0; i++)
 		if (!files[i].remove) {
-			rc = replace_one(ctx, targets[i], tmps[i], false);
+			rc = replace_one(ctx, targets[i], tmps[i], false,
+					 files[i].check ? &metas[i] : NULL);
 			if (rc == 0) {
 				wg_cleanup_untrack(tmps[i]);
 				tmps[i] = NULL;
@@ -309,7 +450,8 @@ int wg_output_replace_all(struct wg_ctx *ctx,
 		}
 	for (size_t i = 0; i < n && rc == 0; i++)
 		if (files[i].remove) {
-			rc = replace_one(ctx, targets[i], NULL, true);
+			rc = replace_one(ctx, targets[i], NULL, true,
+					 files[i].check ? &metas[i] : NULL);
 			if (rc == 0)
 				done[ndone++] = targets[i];
 		}

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,7 +24,108 @@ struct root {
 struct wg_tree_guard {
 	struct root *roots;
 	size_t n;
+	int *locks;	/* descriptors holding the locks */
+	size_t nlocks;
 };
+
+/* A file or folder to lock: a tree (exclusive to write it, shared to
+ * read it) or a folder above one (shared). */
+struct lock {
+	char *real;	/* its resolved path */
+	dev_t dev;	/* which file it is: two names of one (hard */
+	ino_t ino;	/* links, bind mounts) are locked once */
+	bool exclusive;
+};
+
+static int cmp_lock(const void *a, const void *b)
+{
+	const struct lock *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+static void add_lock(struct lock **l, size_t *n, size_t *cap,
+		     const char *real, size_t len, bool exclusive)
+{
+	char *path = len ? wg_xstrndup(real, len) : wg_xstrdup("/");
+	struct stat st;
+
+	if (stat(path, &st) != 0) {
+		free(path);
+		return;
+	}
+	WG_GROW(*l, *cap, *n + 1);
+	(*l)[*n].real = path;
+	(*l)[*n].dev = st.st_dev;
+	(*l)[*n].ino = st.st_ino;
+	(*l)[(*n)++].exclusive = exclusive;
+}
+
+/*
+ * Takes the advisory locks (flock) of the trees: each tree exclusive when
+ * the run writes, shared when it only reads, and every folder above a
+ * tree shared, so two runs conflict exactly when one writes a tree the
+ * other reads or writes (the same folder, one inside the other).  A
+ * lock held elsewhere is an error at once, not a wait.  A filesystem
+ * that has no flock (some network ones) is not locked.  0, or -1
+ * reported.
+ */
+static int take_locks(struct wg_ctx *ctx, struct wg_tree_guard *g,
+		      char *const *paths, size_t n, bool write)
+{
+	struct lock *l = NULL;
+	size_t nl = 0, cap = 0, k = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char *real = realpath(paths[i], NULL);
+
+		if (!real)
+			continue;	/* reading it says why */
+		for (char *s = strchr(real + 1, '/'); s; s = strchr(s + 1, '/'))
+			add_lock(&l, &nl, &cap, real, (size_t)(s - real),
+				 false);
+		if (strcmp(real, "/") != 0)
+			add_lock(&l, &nl, &cap, "/", 0, false);
+		add_lock(&l, &nl, &cap, real, strlen(real), write);
+		free(real);
+	}
+	/* one lock a file, the strongest asked: two descriptors of one
+	 * file in one process would conflict with each other */
+	if (nl)
+		qsort(l, nl, sizeof(*l), cmp_lock);
+	g->locks = wg_xcalloc(nl ? nl : 1, sizeof(*g->locks));
+	for (size_t i = 0; i < nl; i = k) {
+		bool ex = false;
+		int fd;
+
+		for (k = i; k < nl && cmp_lock(&l[k], &l[i]) == 0; k++)
+			ex |= l[k].exclusive;
+		if (rc)
+			continue;
+		fd = open(l[i].real, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			continue;	/* a folder we may not read: no lock */
+		if (flock(fd, (ex ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0
+		    || errno != EWOULDBLOCK) {
+			g->locks[g->nlocks++] = fd;
+			continue;
+		}
+		close(fd);
+		rc = wg_report_at(ctx, WG_SEV_ERROR, l[i].real, 0, 0,
+				  "another process holds a lock on it (a "
+				  "wingen migrate over this tree, or over one "
+				  "inside or around it): one migrate at a time "
+				  "over a tree; run this one when it has "
+				  "ended");
+	}
+	for (size_t i = 0; i < nl; i++)
+		free(l[i].real);
+	free(l);
+	return rc;
+}
 
 static void drop_slashes(char *p)
 {
@@ -34,9 +136,9 @@ static void drop_slashes(char *p)
 }
 
 struct wg_tree_guard *wg_tree_guard_open(struct wg_ctx *ctx,
-					 char *const *paths, size_t n)
+					 char *const *paths, size_t n,
+					 bool write)
 {
-	(void)ctx;
 	struct wg_tree_guard *g = wg_xcalloc(1, sizeof(*g));
 
 	g->roots = wg_xcalloc(n ? n : 1, sizeof(*g->roots));
@@ -54,6 +156,10 @@ struct wg_tree_guard *wg_tree_guard_open(struct wg_ctx *ctx,
 		r->file = !S_ISDIR(st.st_mode);
 		g->n++;
 	}
+	if (take_locks(ctx, g, paths, n, write)) {
+		wg_tree_guard_free(g);
+		return NULL;
+	}
 	return g;
 }
 
@@ -63,6 +169,9 @@ void wg_tree_guard_free(struct wg_tree_guard *g)
 		return;
 	for (size_t i = 0; i < g->n; i++)
 		free(g->roots[i].path);
+	for (size_t i = 0; i < g->nlocks; i++)
+		close(g->locks[i]);	/* the lock goes with it */
+	free(g->locks);
 	free(g->roots);
 	free(g);
 }

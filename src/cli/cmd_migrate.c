@@ -214,6 +214,9 @@ struct run {
 	size_t rc_count;
 	char *rc_old;		/* the file as it is, NULL when absent */
 	size_t rc_old_len;
+	struct wg_file_meta rc_meta;	/* and what its read told */
+	bool rc_check;		/* rc_old is what it holds (or it is absent):
+				   replaced only if still so */
 	long rc_kept;		/* objects it held that the run keeps */
 	struct wg_buf rc_kept_names;	/* the first of them, for the summary */
 	size_t kust_skipped;	/* files skipped as kustomize patches or
@@ -423,9 +426,12 @@ static void runtimeclasses(struct run *r)
 	wg_resources_release(&old);	/* after writing: gen used its trees */
 	if (read) {
 		r->rc_old_len = in.len;
+		r->rc_meta = in.meta;
 		r->rc_old = wg_input_take_data(&in);
 		wg_input_release(&in);
 	}
+	/* written only if still as read, or still absent */
+	r->rc_check = read || lstat(r->rc_target, &st) != 0;
 }
 
 static bool rc_changes(const struct run *r)
@@ -468,6 +474,10 @@ static int write_files(struct run *r)
 		up[n].path = r->rc_target;
 		up[n].data = r->rc_text.buf;
 		up[n].len = r->rc_text.len;
+		up[n].check = r->rc_check;
+		up[n].old = r->rc_old;
+		up[n].old_len = r->rc_old_len;
+		up[n].meta = r->rc_meta;
 		n++;
 	}
 	for (size_t i = 0; i < r->nmf; i++) {
@@ -477,6 +487,11 @@ static int write_files(struct run *r)
 		up[n].remove = r->mf[i].emptied;
 		/* written while finishing (write_through) */
 		up[n].temp = r->mf[i].emptied ? NULL : &r->mf[i].temp;
+		/* replaced only if still as read (output.h) */
+		up[n].check = true;
+		up[n].old = r->mf[i].in.data;
+		up[n].old_len = r->mf[i].in.len;
+		up[n].meta = r->mf[i].in.meta;
 		n++;
 	}
 	if (n && wg_output_replace_all(&r->ctx, up, n)) {
@@ -707,11 +722,16 @@ int wg_cmd_migrate(int argc, char **argv)
 		rc = wg_usage_error("migrate", "no PATH given");
 		goto out;
 	}
-	/* what --in-place writes stays inside the PATHs, no link
-	 * followed below them (treeguard.h) */
-	if (!o.diff && paths.len) {
-		guard = wg_tree_guard_open(&r.ctx, paths.items, paths.len);
+	/* one run at a time over a tree, and what --in-place writes stays
+	 * inside the PATHs, no link followed below them (treeguard.h) */
+	if (!wg_ctx_failed(&r.ctx) && paths.len) {
+		guard = wg_tree_guard_open(&r.ctx, paths.items, paths.len,
+					   o.in_place);
 		r.ctx.guard = guard;
+		if (!guard) {
+			rc = wg_cli_report(&r.ctx, false);
+			goto out;
+		}
 	}
 	rc = charts(&r, &paths);
 	if (rc != -1)

@@ -73,8 +73,11 @@ int wg_cli_migrate_charts(struct wg_ctx *ctx, const struct wg_profile *p,
 				if (!differs(w))
 					continue;
 				WG_GROW(up, cap, n + 1);
+				/* replaced only if still as read */
 				up[n++] = (struct wg_file_update){
-					w->path, w->text, w->len, false, NULL };
+					.path = w->path, .data = w->text,
+					.len = w->len, .check = true,
+					.old = w->old, .old_len = w->old_len };
 			}
 		if (n && wg_output_replace_all(ctx, up, n)) {
 			for (size_t i = before; i < ctx->log.ndiags; i++)

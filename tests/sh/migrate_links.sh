@@ -4,11 +4,12 @@
 # every file it would write through a symbolic link below a PATH, and the
 # files outside keep their checksums:
 #   - a file link, a folder link, a 00-runtimeclasses.yaml link, a file
-#     PATH that is a link, a '..' in no way (the walk gives none);
+#     PATH that is a link;
+#   - a file with a second hard link (the rename would split them);
 #   - a chart's linked values.yaml and linked template (real Helm 3, when
 #     $WG_HELM3 is set);
 # while a PATH that is itself a link (the user's folder), a link whose
-# file needs no change, and --runtimeclass-file naming a link (the user's
+# file (or hard-linked file) needs no change, and --runtimeclass-file naming a link (the user's
 # own output file, as --output-file) still work.  Nothing is written on a
 # refusal, no temporary is left in the tree or outside it.
 #   migrate_links.sh WINGEN YAMLCMP CORPUS
@@ -80,6 +81,20 @@ fresh t4
 ln -s ../outside/dep.yaml t4/named.yaml
 refused "a file PATH that is a link" \
 	"'t4/named.yaml' is a symbolic link (to '../outside/dep.yaml')" t4/named.yaml
+
+# a hard link: its other name, outside the tree, would keep the old text
+fresh t8
+dep hard nginx >outside/hard.yaml
+ln outside/hard.yaml t8/hard.yaml
+ino=$(stat -c %i t8/hard.yaml)
+refused "a hard-linked file" "t8/hard.yaml: error: has 2 hard links" t8
+[ "$(stat -c %i t8/hard.yaml)" = "$ino" ] && [ "$(stat -c %h t8/hard.yaml)" = 2 ] \
+	|| no "a hard-linked file: the link was split"
+# one that needs no change: read only
+fresh t9
+ln outside/victim.yaml t9/cm.yaml
+"$wingen" migrate t9 --in-place >out 2>err \
+	|| { no "an unchanged hard-linked file: exit $?"; cat err; }
 
 # a PATH that is itself a link: the user's folder, written
 fresh real5

@@ -23,16 +23,28 @@
 /*
  * What a read told of a regular file: its permission bits and the
  * filesystem it is on, so a temporary that replaces it needs no stat of
- * its own (output.h, wg_temp_open()).  known is false for stdin, a pipe
- * or a device.
+ * its own (output.h, wg_temp_open()), and which file it was, so a file
+ * changed since it was read is not replaced (wg_output_replace_all()).
+ * known is false for stdin, a pipe or a device.
  */
 struct wg_file_meta {
 	bool known;
 	unsigned mode;		/* st_mode & 07777 */
 	uint64_t dev;		/* st_dev */
+	uint64_t ino;		/* st_ino */
+	uint64_t size;		/* st_size */
+	uint64_t nlink;		/* st_nlink */
+	int64_t mtime_ns, ctime_ns;	/* st_mtim, st_ctim */
+	int64_t read_ns;	/* the clock when it was read (CLOCK_REALTIME):
+				   a change in the same tick as the read can
+				   keep the times, so the bytes are compared */
 };
 
-#define WG_FILE_META_NONE { false, 0, 0 }
+#define WG_FILE_META_NONE { false, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+struct stat;
+/* meta of the file st describes, read now. */
+void wg_file_meta_of(struct wg_file_meta *meta, const struct stat *st);
 
 struct wg_input {
 	char *name;	/* path as given, or WG_STDIN_NAME; owned unless

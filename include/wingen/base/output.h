@@ -94,6 +94,22 @@ void wg_temp_drop(struct wg_temp *t);
  * a file whose every object was dropped).  A file given as temp (closed
  * by wg_temp_close()) is taken over: its temporary is renamed or removed
  * here, and temp left empty.
+ *
+ * An update with check set is the run's edit of what it read: just
+ * before the first rename, every such path must still be the file read
+ * (meta, or the temp's: the same inode, size and modification and change
+ * times) holding old (old_len bytes; compared when the times cannot tell:
+ * meta unknown, or the file changed in the second before it was read),
+ * and have one link (a hard-linked file would be split by the rename);
+ * old NULL: the path did not exist and still must not.  Otherwise
+ * nothing is written: an error names the file that changed.  Just before
+ * each rename, its times and inode are looked at again.
+ *
+ * The renames run with SIGINT, SIGTERM and SIGHUP held (cleanup.h): a
+ * signal then acts once every file is replaced.  A rename that fails
+ * midway is an error that also names the files already replaced.
+ * Paths in a tree of ctx->guard are reached without following a link
+ * (treeguard.h).
  * Returns 0 or -1 (reported; no file changed unless a rename itself fails).
  */
 struct wg_file_update {
@@ -102,6 +118,10 @@ struct wg_file_update {
 	size_t len;
 	bool remove;	/* delete path instead of writing it */
 	struct wg_temp *temp;	/* written ahead: data and len unused */
+	bool check;	/* path must still be what the run read (above) */
+	const char *old;	/* what it held, NULL: it did not exist */
+	size_t old_len;
+	struct wg_file_meta meta;	/* when not temp: what its read told */
 };
 int wg_output_replace_all(struct wg_ctx *ctx,
 			  const struct wg_file_update *files, size_t n);

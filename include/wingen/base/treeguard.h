@@ -25,11 +25,19 @@ struct wg_tree_guard;
 
 /*
  * Guards the trees paths[0..n) (files or folders, as given; one that
- * does not exist is left out: reading it says so).  Returns NULL with
- * an error on ctx when the trees cannot be guarded.
+ * does not exist is left out: reading it says so), and takes their
+ * advisory locks (flock) for as long as the guard lives: each tree
+ * exclusive when write (the run replaces files in it), else shared, and
+ * every folder above a tree shared.  So two runs conflict exactly when
+ * one writes a tree that the other reads or writes (the same, or one
+ * inside the other), and the second fails at once, before it reads a
+ * file: NULL with an error on ctx naming the locked file or folder.
+ * Locks are advisory: they keep out other wingen runs (and any program
+ * that takes flock), not an editor.  Take the guard before reading.
  */
 struct wg_tree_guard *wg_tree_guard_open(struct wg_ctx *ctx,
-					 char *const *paths, size_t n);
+					 char *const *paths, size_t n,
+					 bool write);
 void wg_tree_guard_free(struct wg_tree_guard *g);
 
 /*
