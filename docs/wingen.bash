@@ -106,7 +106,7 @@ _wingen()
 		_wingen_files -d
 		return ;;
 	"check -o"|"check --output")
-		_wingen_words "text json"
+		_wingen_words "text json sarif"
 		return ;;
 	"check --output-file")
 		_wingen_files -f

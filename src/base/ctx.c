@@ -144,6 +144,8 @@ int wg_vreport_diag(struct wg_ctx *ctx, struct wg_diag *d, const char *fmt,
 
 	wg_buf_vaddf(&msg, fmt, ap);
 	d->message = msg.buf;
+	if (!d->rule)
+		d->rule = ctx->plugin;
 	wg_log_add_diag(&ctx->log, d);
 	wg_buf_release(&msg);
 	return d->severity == WG_SEV_ERROR ? -1 : 0;

@@ -1,5 +1,7 @@
 #include "wingen/base/diag.h"
 
+#include "wingen/base/buf.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,16 +121,26 @@ const char *wg_severity_name(enum wg_severity s)
 	}
 }
 
-void wg_ref_print(FILE *out, const struct wg_ref *ref, const char *field)
+void wg_ref_append(struct wg_buf *out, const struct wg_ref *ref,
+		   const char *field)
 {
 	if (ref->kind || ref->name) {
-		fprintf(out, "%s/", ref->kind ? ref->kind : "?");
+		wg_buf_addf(out, "%s/", ref->kind ? ref->kind : "?");
 		if (ref->namespace_)
-			fprintf(out, "%s/", ref->namespace_);
-		fprintf(out, "%s: ", ref->name ? ref->name : "?");
+			wg_buf_addf(out, "%s/", ref->namespace_);
+		wg_buf_addf(out, "%s: ", ref->name ? ref->name : "?");
 	}
 	if (field)
-		fprintf(out, "%s: ", field);
+		wg_buf_addf(out, "%s: ", field);
+}
+
+void wg_ref_print(FILE *out, const struct wg_ref *ref, const char *field)
+{
+	struct wg_buf b = WG_BUF_INIT;
+
+	wg_ref_append(&b, ref, field);
+	fputs(b.buf, out);
+	wg_buf_release(&b);
 }
 
 void wg_diag_print(FILE *out, const struct wg_diag *d)

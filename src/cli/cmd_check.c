@@ -1,12 +1,14 @@
 /*
  * wingen check: run the chain as build does, write no manifests, report
- * every diagnostic (text, or one JSON document with the changes too).
- * Exit 1 on an error (--strict: on a warning too).
+ * every diagnostic: text, one JSON document with the changes too, or a
+ * SARIF log (check_report.h).  Exit 1 on an error (--strict: on a warning
+ * too).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_report.h"
 #include "cli.h"
 #include "options.h"
 #include "wingen/base/alloc.h"
@@ -20,7 +22,7 @@ struct check_opts {
 	struct wg_pathlist args;	/* [PROFILE] */
 	const char *profile;
 	struct wg_pathlist paths;
-	bool json;
+	enum { TEXT, JSON, SARIF } format;
 	const char *output;	/* --output-file; NULL: stdout */
 	bool strict;
 	struct wg_profile_opts popts;
@@ -30,7 +32,8 @@ struct check_opts {
 
 static int parse(int argc, char **argv, struct check_opts *o)
 {
-	static const char *const formats[] = { "text", "json", NULL };
+	static const char *const formats[] = { "text", "json", "sarif",
+					       NULL };
 	int format = 0;
 	const struct wg_opt opts[] = {
 		WG_OPTS_FILENAME(&o->paths),
@@ -44,7 +47,7 @@ static int parse(int argc, char **argv, struct check_opts *o)
 	int rc = wg_parse_options("check", argc, argv, opts, &o->args);
 
 	WG_RETARGET_SET(&o->popts, &o->retarget);
-	o->json = format == 1;
+	o->format = format == 1 ? JSON : format == 2 ? SARIF : TEXT;
 	if (rc == 0 && o->args.len > 1)
 		return wg_usage_error("check", "unexpected argument '%s'",
 				      o->args.items[1]);
@@ -135,94 +138,13 @@ static void print_text(struct wg_buf *b, const struct wg_ctx *ctx,
 	       plural(objects, "object", "objects"));
 }
 
-/* ---- JSON ---------------------------------------------------------------- */
-
-static void jstr(struct wg_buf *b, const char *key, const char *s, bool comma)
+/* The rule of what was reported from diagnostic from on without a plugin
+ * running: the phase of the run (check_report.h). */
+static void phase(struct wg_ctx *ctx, size_t from, const char *rule)
 {
-	if (!s)
-		return;
-	if (comma)
-		wg_buf_addstr(b, ", ");
-	wg_json_quote(b, key, strlen(key));
-	wg_buf_addstr(b, ": ");
-	wg_json_quote(b, s, strlen(s));
-}
-
-static void jref(struct wg_buf *b, const struct wg_ref *r)
-{
-	if (!r->kind && !r->name)
-		return;
-	wg_buf_addstr(b, ", \"resource\": {");
-	jstr(b, "apiVersion", r->api_version, false);
-	jstr(b, "kind", r->kind ? r->kind : "", r->api_version != NULL);
-	jstr(b, "name", r->name, true);
-	jstr(b, "namespace", r->namespace_, true);
-	wg_buf_addch(b, '}');
-}
-
-static void jpos(struct wg_buf *b, const char *file, uint32_t line,
-		 uint32_t col)
-{
-	jstr(b, "file", file, true);
-	if (line)
-		wg_buf_addf(b, ", \"line\": %u", (unsigned)line);
-	if (col)
-		wg_buf_addf(b, ", \"column\": %u", (unsigned)col);
-}
-
-static const char *op_name(enum wg_change_op op)
-{
-	static const char *const names[] = { "set", "add", "remove",
-					     "create" };
-
-	return (unsigned)op < 4 ? names[op] : "set";
-}
-
-static void print_json(struct wg_buf *out, const struct wg_ctx *ctx,
-		       size_t objects, bool failed)
-{
-	const struct wg_log *log = &ctx->log;
-	struct wg_buf b = WG_BUF_INIT;
-
-	wg_buf_addf(&b, "{\n  \"apiVersion\": \"wingen.dev/v1alpha1\",\n"
-		    "  \"kind\": \"CheckReport\",\n"
-		    "  \"summary\": {\"passed\": %s, \"errors\": %zu, "
-		    "\"warnings\": %zu, \"notes\": %zu, \"changes\": %zu, "
-		    "\"objects\": %zu, \"strict\": %s},\n"
-		    "  \"diagnostics\": [",
-		    failed ? "false" : "true", log->counts[WG_SEV_ERROR],
-		    log->counts[WG_SEV_WARNING], log->counts[WG_SEV_INFO],
-		    log->nchanges, objects, ctx->strict ? "true" : "false");
-	for (size_t i = 0; i < log->ndiags; i++) {
-		const struct wg_diag *d = &log->diags[i];
-
-		wg_buf_addstr(&b, i ? ",\n    {" : "\n    {");
-		jstr(&b, "severity", wg_severity_name(d->severity), false);
-		jpos(&b, d->file, d->line, d->col);
-		jref(&b, &d->ref);
-		jstr(&b, "field", d->field, true);
-		jstr(&b, "message", d->message, true);
-		wg_buf_addch(&b, '}');
-	}
-	wg_buf_addstr(&b, log->ndiags ? "\n  ],\n  \"changes\": ["
-				      : "],\n  \"changes\": [");
-	for (size_t i = 0; i < log->nchanges; i++) {
-		const struct wg_change *c = &log->changes[i];
-
-		wg_buf_addstr(&b, i ? ",\n    {" : "\n    {");
-		jstr(&b, "op", op_name(c->op), false);
-		jpos(&b, c->file ? c->file : c->ref.file, c->line, 0);
-		jref(&b, &c->ref);
-		jstr(&b, "field", c->field, true);
-		jstr(&b, "old", c->old_value, true);
-		jstr(&b, "new", c->new_value, true);
-		jstr(&b, "plugin", c->plugin, true);
-		jstr(&b, "reason", c->reason, true);
-		wg_buf_addch(&b, '}');
-	}
-	wg_buf_addstr(&b, log->nchanges ? "\n  ]\n}\n" : "]\n}\n");
-	wg_buf_add(out, b.buf, b.len);
-	wg_buf_release(&b);
+	for (size_t i = from; i < ctx->log.ndiags; i++)
+		if (!ctx->log.diags[i].rule)
+			ctx->log.diags[i].rule = rule;
 }
 
 /*
@@ -259,11 +181,14 @@ int wg_cmd_check(int argc, char **argv)
 		goto out;
 	ctx->strict = o.strict;
 	ss.list.share_keys = true;	/* memory over positions of keys */
-	/* the text report counts changes and the objects they touch; only
-	 * -o json lists each change */
-	ctx->log.refs_only = !o.json;
-	if (wg_session_load(&ss, o.profile, &o.popts, &o.paths) == 0) {
+	/* the text and SARIF reports count changes and the objects they
+	 * touch; only -o json lists each change */
+	ctx->log.refs_only = o.format != JSON;
+	rc = wg_session_load(&ss, o.profile, &o.popts, &o.paths);
+	phase(ctx, 0, WG_RULE_PROFILE);
+	if (rc == 0) {
 		bool nodes_ok;
+		size_t mark = ctx->log.ndiags;
 
 		if ((rc = wg_cli_nodes_stdin_clash("check", &o.nodes,
 						   &ss.paths)))
@@ -271,18 +196,37 @@ int wg_cmd_check(int argc, char **argv)
 		/* Both read before either is judged: a bad node list is
 		 * reported with a bad manifest. */
 		nodes_ok = wg_cli_nodes_read(ctx, &o.nodes) == 0;
-		if (wg_session_read(&ss) == 0 && nodes_ok) {
-			if (wg_cli_run_chain(ctx, &ss.profile, &ss.list) == 0)
+		phase(ctx, mark, WG_RULE_NODES);
+		mark = ctx->log.ndiags;
+		rc = wg_session_read(&ss);
+		phase(ctx, mark, WG_RULE_INPUT);
+		if (rc == 0 && nodes_ok) {
+			mark = ctx->log.ndiags;
+			rc = wg_cli_run_chain(ctx, &ss.profile, &ss.list);
+			phase(ctx, mark, WG_RULE_STREAM);
+			mark = ctx->log.ndiags;
+			if (rc == 0)
 				validate(ctx, &ss.profile, &ss.list);
+			phase(ctx, mark, WG_RULE_API);
+			mark = ctx->log.ndiags;
 			wg_cli_nodes_check(ctx, &o.nodes, &ss.profile,
 					   &ss.list, false);
+			phase(ctx, mark, WG_RULE_PLACEMENT);
 		}
 	}
 	failed = wg_ctx_failed(ctx);
-	if (o.json)
-		print_json(&report, ctx, objects_changed(&ctx->log), failed);
-	else
-		print_text(&report, ctx, objects_changed(&ctx->log));
+	{
+		struct wg_check_report r = {
+			ctx, objects_changed(&ctx->log), failed,
+		};
+
+		if (o.format == JSON)
+			wg_check_json(&report, &r);
+		else if (o.format == SARIF)
+			wg_check_sarif(&report, &r);
+		else
+			print_text(&report, ctx, r.objects);
+	}
 	/* The report is written even when the run failed: it is the
 	 * point of check.  A write error fails it. */
 	{

@@ -77,7 +77,22 @@ const struct wg_resource *wg_select_runtime_class(struct wg_resources *list,
 	return NULL;
 }
 
+static int prepare(struct wg_ctx *ctx, struct wg_resources *list);
+
 int wg_select_prepare(struct wg_ctx *ctx, struct wg_resources *list)
+{
+	/* What selection reports is its own, not the plugin's whose
+	 * prepare happens to run it first (diag.h's rule). */
+	const char *plugin = ctx->plugin;
+	int rc;
+
+	ctx->plugin = WG_SELECT_RULE;
+	rc = prepare(ctx, list);
+	ctx->plugin = plugin;
+	return rc;
+}
+
+static int prepare(struct wg_ctx *ctx, struct wg_resources *list)
 {
 	struct wg_select_state *st = wg_sel_state(list);
 	const struct wg_profile *p = ctx->profile;

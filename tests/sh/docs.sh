@@ -119,8 +119,8 @@ for c in $commands; do
 	done
 done
 # -o is a format on every command, never a file; --output-file is a file.
-[ "$(complete_words wingen check -o '' | tr '\n' ' ')" = "text json " ] \
-	|| no "completion: check -o is not text|json"
+[ "$(complete_words wingen check -o '' | tr '\n' ' ')" = "text json sarif " ] \
+	|| no "completion: check -o is not text|json|sarif"
 [ "$(complete_words wingen build -o '' | tr '\n' ' ')" = "yaml json " ] \
 	|| no "completion: build -o is not yaml|json"
 [ "$(complete_words wingen fmt --output '' | tr '\n' ' ')" = "yaml json " ] \

@@ -289,6 +289,58 @@ START_TEST(json_tree_compact_and_indented)
 }
 END_TEST
 
+/* A text written a piece at a time: the same layout as a whole tree;
+ * a close without an open, or an open left open, fails the end. */
+START_TEST(json_pieces_as_the_whole_tree)
+{
+	struct wg_arena a;
+	struct wg_buf whole = WG_BUF_INIT, pieces = WG_BUF_INIT;
+	struct wg_node *m, *list, *item;
+	struct wg_json_out j;
+
+	wg_arena_init(&a);
+	m = wg_node_new_map(&a);
+	wg_map_set(&a, m, "kind", wg_node_new_str(&a, "Report"));
+	list = wg_map_set(&a, m, "items", wg_node_new_seq(&a));
+	item = wg_node_new_map(&a);
+	wg_map_set(&a, item, "n", wg_node_new_plain(&a, "1"));
+	wg_seq_append(&a, list, item);
+	wg_seq_append(&a, list, item);
+	wg_map_set(&a, m, "none", wg_node_new_seq(&a));
+	ck_assert_int_eq(wg_json_write_tree(&whole, m, 2), 0);
+
+	wg_json_begin(&j, &pieces, 2);
+	wg_json_open(&j, '{');
+	wg_json_key(&j, "kind");
+	wg_json_value(&j, wg_node_new_str(&a, "Report"));
+	wg_json_key(&j, "items");
+	wg_json_open(&j, '[');
+	wg_json_value(&j, item);
+	wg_json_value(&j, item);
+	wg_json_close(&j);
+	wg_json_key(&j, "none");
+	wg_json_open(&j, '[');
+	wg_json_close(&j);
+	wg_json_close(&j);
+	ck_assert_int_eq(wg_json_end(&j), 0);
+	ck_assert_str_eq(pieces.buf, whole.buf);
+
+	wg_buf_reset(&pieces);
+	wg_json_begin(&j, &pieces, 0);
+	wg_json_open(&j, '[');
+	ck_assert_int_eq(wg_json_end(&j), -1);
+	wg_json_begin(&j, &pieces, 0);
+	wg_json_close(&j);
+	ck_assert_int_eq(wg_json_end(&j), -1);
+	wg_json_begin(&j, &pieces, 0);
+	wg_json_value(&j, wg_node_new_plain(&a, ".nan"));
+	ck_assert_int_eq(wg_json_end(&j), -1);
+	wg_buf_release(&whole);
+	wg_buf_release(&pieces);
+	wg_arena_release(&a);
+}
+END_TEST
+
 static Suite *writer_suite(void)
 {
 	Suite *s = suite_create("writer");
@@ -307,6 +359,7 @@ static Suite *writer_suite(void)
 	tcase_add_test(tc, edited_tree_writes_new_nodes_block_style);
 	tcase_add_test(tc, pieces_write_what_the_whole_tree_writes);
 	tcase_add_test(tc, json_tree_compact_and_indented);
+	tcase_add_test(tc, json_pieces_as_the_whole_tree);
 	suite_add_tcase(s, tc);
 	return s;
 }

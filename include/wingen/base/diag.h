@@ -40,6 +40,10 @@ struct wg_diag {
 	struct wg_ref ref;	/* all NULL when not about an object */
 	const char *field;	/* field path, NULL when none */
 	const char *message;	/* lowercase, no final period */
+	const char *rule;	/* what found it: the plugin running
+				   (ctx.h's plugin) or a command's phase
+				   (check's rule ids); a static string,
+				   kept as the pointer; NULL: unknown */
 };
 
 enum wg_change_op {
@@ -101,6 +105,10 @@ void wg_diag_print(FILE *out, const struct wg_diag *d);
 
 /* Writes "Kind/ns/name: " (when ref names an object) and "field: ". */
 void wg_ref_print(FILE *out, const struct wg_ref *ref, const char *field);
+/* The same, appended to out. */
+struct wg_buf;
+void wg_ref_append(struct wg_buf *out, const struct wg_ref *ref,
+		   const char *field);
 
 /* Prints every diagnostic of at least the given severity, in order. */
 void wg_log_print(FILE *out, const struct wg_log *log,

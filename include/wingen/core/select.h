@@ -172,9 +172,11 @@ struct wg_selection *wg_select(struct wg_ctx *ctx, struct wg_resources *list,
  * Selects every resource of list, then warns (an error with --strict)
  * once per list about each windows.select entry that matches no workload;
  * entries that come from the embedded default profile are not the user's
- * choice and are not reported.
+ * choice and are not reported.  What it reports names WG_SELECT_RULE as
+ * what found it (diag.h's rule), whichever plugin runs it.
  * Plugins call it from their prepare hook.  Returns 0.
  */
+#define WG_SELECT_RULE "select"
 int wg_select_prepare(struct wg_ctx *ctx, struct wg_resources *list);
 
 /*

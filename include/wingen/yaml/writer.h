@@ -137,6 +137,36 @@ int wg_json_write_tree(struct wg_buf *out, const struct wg_node *root,
 		       unsigned indent);
 
 /*
+ * One JSON text written a piece at a time (json_writer.c), for a text too
+ * large to hold as one tree (check's report: a tree an entry, dropped once
+ * written): wg_json_open() an object ('{') or an array ('['), and in an
+ * object wg_json_key() before each member's value; wg_json_value() writes
+ * a whole tree as a value, typed and laid out as wg_json_write_tree()
+ * lays it out at that depth; wg_json_close() the innermost; wg_json_end()
+ * adds the final line break and returns 0, or -1 when a value had no JSON
+ * form or the opens and closes did not pair (out then holds a partial
+ * text).
+ */
+#define WG_JSON_MAX_DEPTH 16
+
+struct wg_json_out {
+	struct wg_buf *out;
+	unsigned indent;
+	unsigned depth;
+	char open[WG_JSON_MAX_DEPTH];		/* '{' or '[' */
+	size_t items[WG_JSON_MAX_DEPTH];	/* written in each */
+	bool after_key;
+	bool failed;
+};
+
+void wg_json_begin(struct wg_json_out *j, struct wg_buf *out, unsigned indent);
+void wg_json_open(struct wg_json_out *j, char bracket);
+void wg_json_close(struct wg_json_out *j);
+void wg_json_key(struct wg_json_out *j, const char *key);
+void wg_json_value(struct wg_json_out *j, const struct wg_node *n);
+int wg_json_end(struct wg_json_out *j);
+
+/*
  * Writes every live resource of list (WG_RES_DELETED skipped) as a YAML or
  * JSON stream into out.  Returns 0 or -1 (reported on ctx).
  */
