@@ -17,6 +17,141 @@
  */
 #define TEMPLATE { "spec.template", NULL }
 
+const char *const wg_pod_field_keys[WG_POD_NFIELDS] = {
+	[WG_POD_NODE_SELECTOR] = "nodeSelector",
+	[WG_POD_TOLERATIONS] = "tolerations",
+	[WG_POD_AFFINITY] = "affinity",
+	[WG_POD_RUNTIME_CLASS] = "runtimeClassName",
+	[WG_POD_OS] = "os",
+	[WG_POD_SECURITY_CONTEXT] = "securityContext",
+	[WG_POD_HOST_NETWORK] = "hostNetwork",
+};
+
+int wg_pod_field_of(const char *key)
+{
+	for (int f = 0; f < WG_POD_NFIELDS; f++)
+		if (strcmp(wg_pod_field_keys[f], key) == 0)
+			return f;
+	return -1;
+}
+
+#define POD_FIELDS { \
+	[WG_POD_NODE_SELECTOR] = "nodeSelector", \
+	[WG_POD_TOLERATIONS] = "tolerations", \
+	[WG_POD_AFFINITY] = "affinity", \
+	[WG_POD_RUNTIME_CLASS] = "runtimeClassName", \
+	[WG_POD_OS] = "os", \
+	[WG_POD_SECURITY_CONTEXT] = "securityContext", \
+	[WG_POD_HOST_NETWORK] = "hostNetwork", \
+}
+
+const struct wg_pod_shape wg_pod_template_shape = {
+	.root = "", .pods = { NULL },	/* the kind's templates */
+	.body = "spec",
+	.containers = { "initContainers[]", "containers[]",
+			"ephemeralContainers[]", NULL },
+	.init_containers = "initContainers[]",
+	.own = "spec", .fields = POD_FIELDS,
+};
+
+/*
+ * Argo Workflows (pkg/apis/workflow/v1alpha1 WorkflowSpec and Template;
+ * workflow/controller/workflowpod.go): every template that holds a
+ * container, script, containerSet, resource or data runs one pod, and so
+ * does a step's or a DAG task's inline template.  Its nodeSelector,
+ * affinity, tolerations and securityContext are the template's when it
+ * sets them (non-empty), else the workflow's (spec.templateDefaults is
+ * merged into every template first); a Template has no runtimeClassName
+ * and no os (podSpecPatch, a string, is the only way to them).  Templates
+ * of one workflow run Linux and Windows pods alike (Argo's own "hybrid"
+ * example), so each is decided on its own.  A templateRef runs a template
+ * of another WorkflowTemplate, with that template's own settings.
+ */
+#define ARGO_REF(path) { .at = path, .kind = "WorkflowTemplate", \
+	.cluster_kind = "ClusterWorkflowTemplate", .cluster = "clusterScope", \
+	.groups = "argoproj.io", .body = "spec" }
+#define ARGO_SHAPE(rootpath, ...) { \
+	.root = rootpath, \
+	.pods = { "templates[]", "templates[].steps[][].inline", \
+		  "templates[].dag.tasks[].inline", NULL }, \
+	.runs = "container|script|containerSet|resource|data", \
+	.body = "", \
+	.containers = { "initContainers[]", "container", "script", \
+			"containerSet.containers[]", "sidecars[]", NULL }, \
+	.init_containers = "initContainers[]", \
+	.own = "", \
+	.shared = { __VA_ARGS__, NULL }, \
+	.fields = { [WG_POD_NODE_SELECTOR] = "nodeSelector", \
+		    [WG_POD_TOLERATIONS] = "tolerations", \
+		    [WG_POD_AFFINITY] = "affinity", \
+		    [WG_POD_SECURITY_CONTEXT] = "securityContext", \
+		    [WG_POD_HOST_NETWORK] = "hostNetwork" }, \
+	.empty_inherits = true, .apart = true, \
+	.checks = { ARGO_REF("workflowTemplateRef"), \
+		    ARGO_REF("templates[].steps[][].templateRef"), \
+		    ARGO_REF("templates[].dag.tasks[].templateRef"), \
+		    { NULL } }, \
+}
+
+static const struct wg_pod_shape argo_workflow =
+	ARGO_SHAPE("spec", "spec.templateDefaults", "spec");
+static const struct wg_pod_shape argo_cron_workflow =
+	ARGO_SHAPE("spec.workflowSpec", "spec.workflowSpec.templateDefaults",
+		   "spec.workflowSpec");
+
+/*
+ * Tekton Pipelines (pkg/apis/pipeline/v1 and v1beta1; pod/template.go):
+ * a TaskRun runs one pod, the steps and sidecars of its Task (taskSpec
+ * inline, or the Task taskRef names) with its spec.podTemplate; a
+ * PipelineRun runs one pod per task of its Pipeline (pipelineSpec inline,
+ * or pipelineRef), each with the podTemplate of its taskRunSpecs entry
+ * (v1beta1: taskPodTemplate), a field it leaves unset taken from
+ * spec.taskRunTemplate.podTemplate (v1beta1: spec.podTemplate).  A pod
+ * template has no os.  A step without an image takes stepTemplate's; a
+ * step with ref runs a StepAction.  A Pipeline may hold Linux and
+ * Windows tasks (Tekton's docs/windows.md): each is decided on its own.
+ */
+#define TEKTON_REF(path, k, ck) { .at = path, .kind = k, \
+	.cluster_kind = ck, .groups = "tekton.dev", .body = "spec", \
+	.remote = "resolver|bundle" }
+#define TEKTON_FIELDS { \
+	[WG_POD_NODE_SELECTOR] = "nodeSelector", \
+	[WG_POD_TOLERATIONS] = "tolerations", \
+	[WG_POD_AFFINITY] = "affinity", \
+	[WG_POD_RUNTIME_CLASS] = "runtimeClassName", \
+	[WG_POD_SECURITY_CONTEXT] = "securityContext", \
+	[WG_POD_HOST_NETWORK] = "hostNetwork", \
+}
+#define TEKTON_TASK_BODY \
+	.body = "taskSpec", \
+	.body_ref = TEKTON_REF("taskRef", "Task", "ClusterTask"), \
+	.containers = { "steps[]", "sidecars[]", NULL }, \
+	.container_defaults = "stepTemplate", \
+	.container_ref = TEKTON_REF("ref", "StepAction", NULL)
+
+static const struct wg_pod_shape tekton_task_run = {
+	.root = "spec", .pods = { "", NULL },
+	TEKTON_TASK_BODY,
+	.own = "podTemplate", .fields = TEKTON_FIELDS,
+};
+
+#define TEKTON_PIPELINE_RUN(own_at, shared_at) { \
+	.root = "spec.pipelineSpec", \
+	.root_ref = TEKTON_REF("spec.pipelineRef", "Pipeline", NULL), \
+	.pods = { "tasks[]", "finally[]", NULL }, \
+	.runs = "taskSpec|taskRef", \
+	TEKTON_TASK_BODY, \
+	.own = own_at, .own_list = "spec.taskRunSpecs", \
+	.own_key = "pipelineTaskName", \
+	.shared = { shared_at, NULL }, \
+	.fields = TEKTON_FIELDS, .apart = true, \
+}
+
+static const struct wg_pod_shape tekton_pipeline_run =
+	TEKTON_PIPELINE_RUN("podTemplate", "spec.taskRunTemplate.podTemplate");
+static const struct wg_pod_shape tekton_pipeline_run_v1beta1 =
+	TEKTON_PIPELINE_RUN("taskPodTemplate", "spec.podTemplate");
+
 const struct wg_kind wg_kinds[] = {
 	/* ---- Kubernetes ---- */
 	{ .kind = "Deployment", .groups = "apps|extensions",
@@ -111,6 +246,43 @@ const struct wg_kind wg_kinds[] = {
 	  .note = "pkg/apis/batch/v1alpha1 JobSpec: one pod template per "
 		  "task, each task its own replicas; Volcano labels the pods "
 		  "(no selector)" },
+	{ .kind = "Workflow", .groups = "argoproj.io",
+	  .shape = &argo_workflow, .name_max = 253,
+	  .origin = WG_KIND_CUSTOM, .project = "Argo Workflows",
+	  .note = "pkg/apis/workflow/v1alpha1 WorkflowSpec: one pod per "
+		  "template that runs a container, script, containerSet, "
+		  "resource or data; the template's scheduling, else the "
+		  "workflow's; no runtimeClassName, no os" },
+	{ .kind = "WorkflowTemplate", .groups = "argoproj.io",
+	  .shape = &argo_workflow, .name_max = 253, .no_pods = true,
+	  .origin = WG_KIND_CUSTOM, .project = "Argo Workflows",
+	  .note = "a WorkflowSpec the workflows that name it run" },
+	{ .kind = "ClusterWorkflowTemplate", .groups = "argoproj.io",
+	  .shape = &argo_workflow, .name_max = 253, .no_pods = true,
+	  .origin = WG_KIND_CUSTOM, .project = "Argo Workflows",
+	  .note = "a cluster-scoped WorkflowTemplate" },
+	{ .kind = "CronWorkflow", .groups = "argoproj.io",
+	  .shape = &argo_cron_workflow, .name_max = 253,
+	  .origin = WG_KIND_CUSTOM, .project = "Argo Workflows",
+	  .note = "CronWorkflowSpec: spec.workflowSpec is a WorkflowSpec" },
+	{ .kind = "TaskRun", .groups = "tekton.dev",
+	  .shape = &tekton_task_run, .pods = "", .name_max = 253,
+	  .origin = WG_KIND_CUSTOM, .project = "Tekton Pipelines",
+	  .note = "pkg/apis/pipeline/v1 TaskRunSpec: the steps and "
+		  "sidecars of its Task, spec.podTemplate (no os)" },
+	{ .kind = "PipelineRun", .groups = "tekton.dev", .versions = "v1",
+	  .shape = &tekton_pipeline_run, .name_max = 253,
+	  .origin = WG_KIND_CUSTOM, .project = "Tekton Pipelines",
+	  .note = "pkg/apis/pipeline/v1 PipelineRunSpec: one pod per task "
+		  "of its Pipeline, spec.taskRunSpecs[].podTemplate over "
+		  "spec.taskRunTemplate.podTemplate" },
+	{ .kind = "PipelineRun", .groups = "tekton.dev",
+	  .versions = "v1beta1",
+	  .shape = &tekton_pipeline_run_v1beta1, .name_max = 253,
+	  .origin = WG_KIND_CUSTOM, .project = "Tekton Pipelines",
+	  .note = "pkg/apis/pipeline/v1beta1 PipelineRunSpec: "
+		  "spec.taskRunSpecs[].taskPodTemplate over "
+		  "spec.podTemplate" },
 	{ .kind = NULL },
 };
 
@@ -163,6 +335,21 @@ bool wg_api_group_in(const struct wg_node *api, const char *groups)
 
 /* ---- lookups ------------------------------------------------------------- */
 
+/* Whether api's version ("v1" of "tekton.dev/v1") is one of versions. */
+static bool version_listed(const struct wg_node *api, const char *versions)
+{
+	const char *slash;
+
+	if (!wg_is_scalar(api))
+		return false;
+	slash = memchr(api->u.str, '/', api->len);
+	if (!slash)
+		return wg_group_listed(api->u.str, api->len, versions);
+	slash++;
+	return wg_group_listed(slash, api->len
+			       - (size_t)(slash - api->u.str), versions);
+}
+
 static bool kind_fits(const struct wg_kind *k, const struct wg_node *kind,
 		      const struct wg_node *api)
 {
@@ -170,7 +357,8 @@ static bool kind_fits(const struct wg_kind *k, const struct wg_node *kind,
 		return false;
 	if (!api && k->origin != WG_KIND_KUBERNETES)
 		return false;	/* a custom resource names its group */
-	return wg_api_group_in(api, k->groups);
+	return wg_api_group_in(api, k->groups)
+	       && (!k->versions || version_listed(api, k->versions));
 }
 
 const struct wg_kind *wg_kind_of(const struct wg_kind_set *extra,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "k8s_internal.h"
+#include "podview.h"
 
 enum want { MAP, LIST, STR, BOOL, INT, MAP_OF_STR, LIST_OF_STR };
 
@@ -199,10 +200,11 @@ static void preference(struct shape *s, const struct wg_node *p)
 	pop(&s->path, mark);
 }
 
-static void affinity(struct shape *s, const struct wg_node *spec)
+static void affinity(struct shape *s, const struct wg_node *spec,
+		     const char *key)
 {
 	size_t m1, m2, m3;
-	const struct wg_node *aff = enter(s, spec, "affinity", &m1);
+	const struct wg_node *aff = enter(s, spec, key, &m1);
 	const struct wg_node *na, *req;
 
 	if (!aff)
@@ -223,10 +225,11 @@ static void affinity(struct shape *s, const struct wg_node *spec)
 	pop(&s->path, m1);
 }
 
-static void security_context(struct shape *s, const struct wg_node *holder)
+static void security_context_at(struct shape *s, const struct wg_node *holder,
+				const char *key)
 {
 	size_t m1, m2;
-	const struct wg_node *sc = enter(s, holder, "securityContext", &m1);
+	const struct wg_node *sc = enter(s, holder, key, &m1);
 	const struct wg_node *wo;
 
 	if (!sc)
@@ -241,6 +244,11 @@ static void security_context(struct shape *s, const struct wg_node *holder)
 		pop(&s->path, m2);
 	}
 	pop(&s->path, m1);
+}
+
+static void security_context(struct shape *s, const struct wg_node *holder)
+{
+	security_context_at(s, holder, "securityContext");
 }
 
 static void container(struct shape *s, const struct wg_node *c)
@@ -261,7 +269,7 @@ static void pod_spec(struct shape *s, const struct wg_node *spec)
 
 	field(s, spec, "nodeSelector", MAP_OF_STR);
 	items(s, spec, "tolerations", toleration);
-	affinity(s, spec);
+	affinity(s, spec, "affinity");
 	field(s, spec, "runtimeClassName", STR);
 	os = enter(s, spec, "os", &mark);
 	if (os) {
@@ -277,6 +285,105 @@ static void pod_spec(struct shape *s, const struct wg_node *spec)
 	items(s, spec, "ephemeralContainers", container);
 }
 
+/* The settings a holder of a shape's pod has (each field at its path),
+ * path the holder's. */
+static void holder(struct shape *s, const struct wg_pod_shape *sh,
+		   const struct wg_node *h, const char *path)
+{
+	for (int f = 0; h && f < WG_POD_NFIELDS; f++) {
+		const char *fp = sh->fields[f], *dot, *last;
+		const struct wg_node *m = h;
+		size_t mark;
+
+		if (!fp)
+			continue;
+		wg_buf_reset(&s->path);
+		wg_buf_addstr(&s->path, path);
+		dot = strrchr(fp, '.');
+		last = dot ? dot + 1 : fp;
+		if (dot) {
+			struct wg_buf head = WG_BUF_INIT;
+
+			wg_buf_add(&head, fp, (size_t)(dot - fp));
+			m = wg_path_get(h, head.buf);
+			if (s->path.len)
+				wg_buf_addstr(&s->path, ".");
+			wg_buf_addstr(&s->path, head.buf);
+			wg_buf_release(&head);
+		}
+		switch (f) {
+		case WG_POD_NODE_SELECTOR:
+			field(s, m, last, MAP_OF_STR);
+			break;
+		case WG_POD_TOLERATIONS:
+			items(s, m, last, toleration);
+			break;
+		case WG_POD_AFFINITY:
+			affinity(s, m, last);
+			break;
+		case WG_POD_RUNTIME_CLASS:
+			field(s, m, last, STR);
+			break;
+		case WG_POD_OS:
+			if ((m = enter(s, m, last, &mark))) {
+				field(s, m, "name", STR);
+				pop(&s->path, mark);
+			}
+			break;
+		case WG_POD_SECURITY_CONTEXT:
+			security_context_at(s, m, last);
+			break;
+		case WG_POD_HOST_NETWORK:
+			field(s, m, last, BOOL);
+			break;
+		}
+	}
+}
+
+/* Whether h is among seen (n of them); adds it when not. */
+static bool seen_holder(const struct wg_node **seen, size_t *n, size_t cap,
+			const struct wg_node *h)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (seen[i] == h)
+			return true;
+	if (*n < cap)
+		seen[(*n)++] = h;
+	return false;
+}
+
+/* A shape's pods: each holder once (a workflow's spec is every
+ * template's), each container once, at their own paths. */
+static void views(struct shape *s, const struct wg_podspec *pods,
+		  size_t npods)
+{
+	const struct wg_node *seen[64];
+	size_t nseen = 0;
+
+	for (size_t i = 0; i < npods; i++) {
+		const struct wg_pod_view *v = pods[i].view;
+		struct wg_container_iter it;
+		struct wg_container c;
+
+		if (v->own && !seen_holder(seen, &nseen, 64, v->own))
+			holder(s, v->shape, v->own, v->own_path);
+		for (unsigned k = 0; k < v->nshared; k++)
+			if (v->shared[k] && !seen_holder(seen, &nseen, 64,
+							 v->shared[k]))
+				holder(s, v->shape, v->shared[k],
+				       v->shared_path[k]);
+		wg_container_iter_init(&it, pods[i].spec);
+		while (wg_container_next(&it, &c)) {
+			if (wg_container_owner(&pods[i], &c)
+			    || seen_holder(seen, &nseen, 64, c.node))
+				continue;	/* another object's: its own */
+			wg_container_path(&s->path, &pods[i], &c,
+					  (const char *)NULL);
+			container(s, c.node);
+		}
+	}
+}
+
 size_t wg_k8s_check_shape(struct wg_ctx *ctx, const struct wg_resource *res,
 			  const struct wg_podspec *pods, size_t npods)
 {
@@ -284,6 +391,17 @@ size_t wg_k8s_check_shape(struct wg_ctx *ctx, const struct wg_resource *res,
 
 	wg_buf_addstr(&s.path, "");
 	meta(&s, res->root, true);
+	if (npods && pods[0].view) {
+		for (size_t i = 0; i < npods; i++) {
+			if (!pods[i].tmpl || pods[i].tmpl == res->root)
+				continue;
+			wg_podspec_tmpl_path(&s.path, &pods[i],
+					     (const char *)NULL);
+			meta(&s, pods[i].tmpl, false);
+		}
+		views(&s, pods, npods);
+		npods = 0;
+	}
 	for (size_t i = 0; i < npods; i++) {
 		const struct wg_podspec *ps = &pods[i];
 

@@ -3,6 +3,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "podview.h"
+
 /*
  * Walks the pod templates of one template path of a kind: path is split
  * at each "[]" step, and every item of that list is walked with the rest.
@@ -73,19 +75,48 @@ static size_t walk_all(const struct wg_kind *k, const struct wg_resource *res,
 	return w.n;
 }
 
+size_t wg_podspec_find_in(struct wg_arena *arena,
+			  const struct wg_kind_set *extra,
+			  struct wg_resources *list,
+			  const struct wg_resource *res,
+			  struct wg_podspec **out)
+{
+	const struct wg_kind *k = wg_kind_of(extra, res);
+	size_t n;
+
+	*out = NULL;
+	if (!k)
+		return 0;
+	if (k->shape) {
+		n = wg_podview_find(arena, k, list, res, NULL, NULL, NULL);
+		if (!n)
+			return 0;
+		*out = wg_arena_zalloc(arena, n * sizeof(**out));
+		return wg_podview_find(arena, k, list, res, *out, NULL, NULL);
+	}
+	n = walk_all(k, res, NULL);
+	if (!n)
+		return 0;
+	*out = wg_arena_zalloc(arena, n * sizeof(**out));
+	return walk_all(k, res, *out);
+}
+
 size_t wg_podspec_find_all(struct wg_arena *arena,
 			   const struct wg_kind_set *extra,
 			   const struct wg_resource *res,
 			   struct wg_podspec **out)
 {
-	const struct wg_kind *k = wg_kind_of(extra, res);
-	size_t n = k ? walk_all(k, res, NULL) : 0;
+	return wg_podspec_find_in(arena, extra, NULL, res, out);
+}
 
-	*out = NULL;
-	if (!n)
-		return 0;
-	*out = wg_arena_zalloc(arena, n * sizeof(**out));
-	return walk_all(k, res, *out);
+void wg_podspec_refs(struct wg_arena *arena, const struct wg_kind_set *extra,
+		     struct wg_resources *list, const struct wg_resource *res,
+		     wg_podspec_ref_fn fn, void *payload)
+{
+	const struct wg_kind *k = wg_kind_of(extra, res);
+
+	if (k && k->shape)
+		wg_podview_refs(arena, k, list, res, fn, payload);
 }
 
 bool wg_podspec_find(const struct wg_resource *res, struct wg_podspec *out)
@@ -159,15 +190,58 @@ static void add_spec(struct wg_buf *out, const struct wg_podspec *ps)
 	wg_path_append_key(out, "spec", 4);
 }
 
+/* A view's path of its first key (va: the keys), the rest of the keys
+ * after it: a setting where it is read (own: where the pod's own is),
+ * anything else at the pod's own holder. */
+static void add_view(struct wg_buf *out, const struct wg_podspec *ps,
+		     bool own, va_list ap)
+{
+	struct wg_arena a = WG_ARENA_INIT;
+	const char *key = va_arg(ap, const char *);
+	int f = key ? wg_pod_field_of(key) : -1;
+
+	if (f >= 0) {
+		wg_buf_addstr(out, wg_podview_field_path(&a, ps->view, f, own));
+	} else {
+		wg_buf_addstr(out, ps->view->own_path);
+		if (key)
+			wg_path_append_key(out, key, strlen(key));
+	}
+	wg_arena_release(&a);
+	if (key)
+		add_keys(out, ap);
+}
+
 const char *wg_podspec_path(struct wg_buf *out, const struct wg_podspec *ps,
 			    ...)
 {
 	va_list ap;
 
 	wg_buf_reset(out);
-	add_spec(out, ps);
 	va_start(ap, ps);
-	add_keys(out, ap);
+	if (ps->view) {
+		add_view(out, ps, false, ap);
+	} else {
+		add_spec(out, ps);
+		add_keys(out, ap);
+	}
+	va_end(ap);
+	return out->buf;
+}
+
+const char *wg_podspec_own_path(struct wg_buf *out,
+				const struct wg_podspec *ps, ...)
+{
+	va_list ap;
+
+	wg_buf_reset(out);
+	va_start(ap, ps);
+	if (ps->view) {
+		add_view(out, ps, true, ap);
+	} else {
+		add_spec(out, ps);
+		add_keys(out, ap);
+	}
 	va_end(ap);
 	return out->buf;
 }
@@ -178,7 +252,12 @@ const char *wg_podspec_tmpl_path(struct wg_buf *out,
 	va_list ap;
 
 	wg_buf_reset(out);
-	add_expanded(out, ps, ps->kind->templates[ps->tpl]);
+	if (ps->view)
+		wg_buf_addstr(out, ps->view->shape->own_list
+			      ? ps->view->own_parent_path
+			      : ps->view->item_path);
+	else
+		add_expanded(out, ps, ps->kind->templates[ps->tpl]);
 	va_start(ap, ps);
 	add_keys(out, ap);
 	va_end(ap);
@@ -220,15 +299,31 @@ bool wg_container_next(struct wg_container_iter *it, struct wg_container *out)
 	return false;
 }
 
+/* The view's entry for c, or NULL. */
+static const struct view_ctr *view_ctr(const struct wg_podspec *ps,
+				       const struct wg_container *c)
+{
+	unsigned l = strcmp(c->list, "initContainers") == 0 ? 0 : 1;
+
+	if (!ps->view || c->index >= ps->view->nctrs[l])
+		return NULL;
+	return &ps->view->ctrs[l][c->index];
+}
+
 const char *wg_container_path(struct wg_buf *out, const struct wg_podspec *ps,
 			      const struct wg_container *c, ...)
 {
+	const struct view_ctr *vc = view_ctr(ps, c);
 	va_list ap;
 
 	wg_buf_reset(out);
-	add_spec(out, ps);
-	wg_path_append_key(out, c->list, strlen(c->list));
-	wg_buf_addf(out, "[%zu]", c->index);
+	if (vc) {
+		wg_buf_addstr(out, vc->path);
+	} else {
+		add_spec(out, ps);
+		wg_path_append_key(out, c->list, strlen(c->list));
+		wg_buf_addf(out, "[%zu]", c->index);
+	}
 	va_start(ap, c);
 	add_keys(out, ap);
 	va_end(ap);
@@ -243,4 +338,155 @@ const char *wg_container_name(struct wg_arena *arena,
 	if (wg_is_scalar(name) && name->len)
 		return wg_scalar_dup(arena, name);
 	return wg_arena_printf(arena, "#%zu", c->index);
+}
+
+const struct wg_resource *wg_container_owner(const struct wg_podspec *ps,
+					     const struct wg_container *c)
+{
+	const struct view_ctr *vc = view_ctr(ps, c);
+
+	return vc ? vc->owner : NULL;
+}
+
+/* ---- shapes ---------------------------------------------------------------- */
+
+const struct wg_pod_shape *wg_podspec_shape(const struct wg_podspec *ps)
+{
+	return ps->kind && ps->kind->shape ? ps->kind->shape
+					   : &wg_pod_template_shape;
+}
+
+bool wg_podspec_has(const struct wg_podspec *ps, const char *key)
+{
+	int f = wg_pod_field_of(key);
+
+	return !ps->view || (f >= 0 && ps->view->shape->fields[f]);
+}
+
+const struct wg_node *wg_podspec_anchor(const struct wg_podspec *ps)
+{
+	const struct wg_pod_view *v = ps->view;
+
+	if (!v)
+		return ps->spec;
+	if (v->own && wg_node_has_pos(v->own))
+		return v->own;
+	if (v->own_parent && wg_node_has_pos(v->own_parent))
+		return v->own_parent;
+	/* an item of another object (a Pipeline's task) is not here */
+	return v->item_owner ? NULL : v->item;
+}
+
+const char *wg_podspec_what(struct wg_arena *arena,
+			    const struct wg_podspec *ps)
+{
+	const struct wg_pod_view *v = ps->view;
+
+	if (!v || !v->name)
+		return NULL;
+	return wg_arena_printf(arena, "%s '%s'", v->shape->own_list ? "task"
+			       : "template", v->name);
+}
+
+bool wg_podspec_unresolved(const struct wg_podspec *ps, const char **what,
+			   const struct wg_node **at, const char **path)
+{
+	if (!ps->view || !ps->view->missing)
+		return false;
+	*what = ps->view->missing;
+	*at = ps->view->missing_at;
+	*path = ps->view->missing_path;
+	return true;
+}
+
+bool wg_podspec_inherits(const struct wg_podspec *ps, const char *key)
+{
+	int f = wg_pod_field_of(key);
+
+	return ps->view && f >= 0 && ps->view->from[f] > 0;
+}
+
+struct wg_node *wg_podspec_ensure(struct wg_ctx *ctx, struct wg_arena *arena,
+				  const struct wg_resource *res,
+				  const struct wg_podspec *ps, const char *key,
+				  int want, const char *reason,
+				  const struct wg_node **bad,
+				  const char **bad_path)
+{
+	struct wg_node *m;
+	int f;
+
+	*bad = NULL;
+	*bad_path = NULL;
+	if (ps->view) {
+		f = wg_pod_field_of(key);
+		return f < 0 ? NULL : wg_podview_ensure(ctx, arena, res,
+				ps->view, f, want, reason, bad, bad_path);
+	}
+	m = want == WG_NODE_SEQ ? wg_map_ensure_seq(arena, ps->spec, key)
+				: wg_map_ensure_map(arena, ps->spec, key);
+	if (!m) {
+		struct wg_buf path = WG_BUF_INIT;
+
+		*bad = wg_map_get(ps->spec, key);
+		*bad_path = wg_arena_strdup(arena, wg_podspec_path(&path, ps,
+					    key, (const char *)NULL));
+		wg_buf_release(&path);
+	}
+	return m;
+}
+
+bool wg_podspec_set(struct wg_arena *arena, const struct wg_podspec *ps,
+		    const char *key, struct wg_node *value)
+{
+	int f;
+
+	if (!ps->view) {
+		wg_map_set(arena, ps->spec, key, value);
+		return true;
+	}
+	f = wg_pod_field_of(key);
+	return f >= 0 && wg_podview_set(arena, ps->view, f, value);
+}
+
+struct wg_node *wg_podspec_delete(struct wg_arena *arena,
+				  const struct wg_podspec *ps,
+				  const char *key)
+{
+	int f;
+
+	if (!ps->view)
+		return wg_map_delete(ps->spec, key);
+	f = wg_pod_field_of(key);
+	return f < 0 ? NULL : wg_podview_delete(arena, ps->view, f);
+}
+
+int wg_podspec_source(const struct wg_podspec *ps, const char *key)
+{
+	int f = wg_pod_field_of(key);
+
+	if (!ps->view)
+		return wg_node_is_null(wg_map_get(ps->spec, key)) ? -1 : 0;
+	return f < 0 ? -1 : wg_podview_source(ps->view, f);
+}
+
+struct wg_node *wg_podspec_ensure_shared(struct wg_arena *arena,
+					 struct wg_podspec *pods, size_t npods,
+					 size_t i, const char *key, int want,
+					 const char **path)
+{
+	int f = wg_pod_field_of(key);
+
+	*path = NULL;
+	if (i >= npods || !pods[i].view || f < 0)
+		return NULL;
+	return wg_podview_ensure_shared(arena, pods[i].view, f, want, path);
+}
+
+void wg_podspec_refresh(struct wg_arena *arena, struct wg_podspec *pods,
+			size_t npods)
+{
+	for (size_t k = 0; k < npods; k++)
+		if (pods[k].view)
+			wg_podview_refresh(arena, pods[k].view);
 }

@@ -41,6 +41,113 @@ enum wg_selector_shape {
 				   (ReplicationController) */
 };
 
+/*
+ * Pods that are not PodTemplateSpecs: an Argo Workflow runs one pod per
+ * template, whose settings sit on the template and on the workflow; a
+ * Tekton run takes its containers from a Task and its settings from a pod
+ * template of its own.  A shape says where each of that lives, as data;
+ * the PodTemplateSpec kinds are its simple case (wg_pod_template_shape:
+ * the settings and the containers are the keys of the template's spec).
+ * podspec.h walks a shape into one view per pod.
+ *
+ * Every path of a shape is a wg_path_get() path ("[]" every item of a
+ * list, at most WG_KIND_MAX_ITEMS of them; "" where it starts).
+ */
+
+/* The pod settings wingen reads and writes, each by its pod spec key
+ * (wg_pod_field_keys). */
+enum wg_pod_field {
+	WG_POD_NODE_SELECTOR = 0,	/* nodeSelector */
+	WG_POD_TOLERATIONS,		/* tolerations */
+	WG_POD_AFFINITY,		/* affinity */
+	WG_POD_RUNTIME_CLASS,		/* runtimeClassName */
+	WG_POD_OS,			/* os */
+	WG_POD_SECURITY_CONTEXT,	/* securityContext */
+	WG_POD_HOST_NETWORK,		/* hostNetwork */
+	WG_POD_NFIELDS
+};
+
+extern const char *const wg_pod_field_keys[WG_POD_NFIELDS];
+
+/* The field of a pod spec key, or -1 when key is none of them. */
+int wg_pod_field_of(const char *key);
+
+#define WG_SHAPE_MAX_PODS 4		/* pod item paths */
+#define WG_SHAPE_MAX_CONTAINERS 6	/* container paths */
+#define WG_SHAPE_MAX_SHARED 2		/* shared settings holders */
+#define WG_SHAPE_MAX_CHECKS 4		/* references checked */
+
+/*
+ * A reference to another object of the stream: a mapping with the
+ * object's name (Tekton's taskRef: {name, kind}; Argo's templateRef:
+ * {name, template, clusterScope}).
+ */
+struct wg_pod_ref {
+	const char *at;		/* the reference, from where it is read;
+				   NULL: no reference */
+	const char *kind;	/* the kind it names when it says none */
+	const char *cluster_kind;	/* the cluster-scoped kind it may
+					   name: by its kind key, or by a
+					   true cluster key; NULL none */
+	const char *cluster;	/* that key ("clusterScope"), or NULL */
+	const char *groups;	/* the API groups of those kinds */
+	const char *body;	/* in the named object, where what it brings
+				   is ("spec") */
+	const char *remote;	/* '|'-separated keys that say it is fetched
+				   from outside the stream ("resolver") */
+};
+
+struct wg_pod_shape {
+	/* Where the pods are: the pod root, from the object's root, or
+	 * (when it is missing) the body of the object root_ref names. */
+	const char *root;
+	struct wg_pod_ref root_ref;
+	/* From the pod root, each item one pod ("templates[]"; "" the root
+	 * itself), NULL-ended; an item runs a pod only when it holds one of
+	 * the '|'-separated keys of runs (NULL: every item). */
+	const char *pods[WG_SHAPE_MAX_PODS + 1];
+	const char *runs;
+	/* Where a pod's containers are: its body, from the pod item ("" the
+	 * item), or the body of the object body_ref names; then each
+	 * container path from the body: "steps[]" a list of containers,
+	 * "container" one container.  Those of init_containers run first
+	 * (the pod's initContainers). */
+	const char *body;
+	struct wg_pod_ref body_ref;
+	const char *containers[WG_SHAPE_MAX_CONTAINERS + 1];
+	const char *init_containers;
+	/* A container holding this reference takes what it runs from the
+	 * named object's body (Tekton's step ref: a StepAction). */
+	struct wg_pod_ref container_ref;
+	/* A container whose fields a container without its own takes
+	 * (Tekton's stepTemplate: its image counts when a step has none). */
+	const char *container_defaults;
+	/* Where a pod's settings are: its own holder, from the pod item ("" the
+	 * item), or from the entry of own_list (from the object's root)
+	 * whose own_key is the pod item's name; then the shared holders
+	 * (from the object's root), first first: a field the pod's own
+	 * holder does not set is read from the first that does. */
+	const char *own;
+	const char *own_list;
+	const char *own_key;
+	const char *shared[WG_SHAPE_MAX_SHARED + 1];
+	/* Each field's path from a holder; NULL: the shape has no place for
+	 * it (never written, said so). */
+	const char *fields[WG_POD_NFIELDS];
+	bool empty_inherits;	/* an empty mapping or list sets nothing
+				   (Argo's len() > 0) */
+	bool apart;		/* each pod is decided on its own (a hybrid
+				   workflow runs Linux and Windows pods) */
+	/* References whose object should be in the stream, though they
+	 * bring no pod into this one (Argo's templateRef: the template's
+	 * pods are the WorkflowTemplate's own), from the pod root. */
+	struct wg_pod_ref checks[WG_SHAPE_MAX_CHECKS + 1];
+};
+
+/* The shape of a kind with PodTemplateSpecs (templates): settings and
+ * containers are keys of the template's spec. */
+extern const struct wg_pod_shape wg_pod_template_shape;
+
 /* Where a kind's entry comes from. */
 enum wg_kind_origin {
 	WG_KIND_KUBERNETES = 0,	/* a built-in Kubernetes kind */
@@ -52,8 +159,14 @@ struct wg_kind {
 	const char *kind;
 	const char *groups;	/* accepted API groups, '|'-separated; ""
 				   is the core group */
-	/* PodTemplateSpec paths (metadata + spec), NULL-ended. */
+	const char *versions;	/* accepted API versions, '|'-separated;
+				   NULL: any */
+	/* PodTemplateSpec paths (metadata + spec), NULL-ended; none when
+	 * shape is set. */
 	const char *templates[WG_KIND_MAX_TEMPLATES + 1];
+	/* Where its pods are when they are not PodTemplateSpecs; NULL:
+	 * templates (wg_pod_template_shape). */
+	const struct wg_pod_shape *shape;
 	const char *selector;	/* path of its label selector, or NULL */
 	enum wg_selector_shape selector_shape;
 	/* A selector that is the controller's unless this key (a path) is

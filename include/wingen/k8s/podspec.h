@@ -9,6 +9,7 @@
 #include "wingen/yaml/resource.h"
 
 #include "wingen/base/arena.h"
+#include "wingen/base/ctx.h"
 #include "wingen/k8s/kinds.h"
 
 /*
@@ -27,14 +28,33 @@
  * one per item of a "[]" step); each is one struct wg_podspec.
  */
 
-/* A located pod spec.  Nodes point into the resource's tree. */
+struct wg_pod_view;	/* a shape's pod (podview.c) */
+
+/*
+ * A located pod spec.  Nodes point into the resource's tree.
+ *
+ * A kind with a shape (kinds.h: Argo's templates, Tekton's runs) has no
+ * pod spec mapping of its own: spec is then a view, a mapping made by
+ * wingen whose values are the pod's settings where they are read (its own
+ * holder's, else a shared holder's: the nodes of the tree) and whose
+ * initContainers and containers lists hold its containers (the nodes of
+ * the tree, maybe of another object: wg_container_owner()).  Read it as a
+ * pod spec; never edit the view itself (its edits reach no tree): write
+ * through wg_podspec_ensure(), wg_podspec_set() and wg_podspec_delete(),
+ * which edit the tree and keep the view up to date.  Paths
+ * (wg_podspec_path(), wg_container_path()) are the tree's.
+ */
 struct wg_podspec {
 	const struct wg_kind *kind;
-	unsigned tpl;		/* which of kind->templates */
+	unsigned tpl;		/* which of kind->templates, or of the
+				   shape's pods */
 	unsigned nitems;	/* the "[]" steps of that path */
 	size_t items[WG_KIND_MAX_ITEMS];	/* the item index of each */
-	struct wg_node *tmpl;	/* mapping with metadata and spec */
-	struct wg_node *spec;	/* the pod spec mapping */
+	struct wg_node *tmpl;	/* mapping with metadata (and spec): for a
+				   shape, what holds the pod's metadata
+				   (an Argo template), or NULL */
+	struct wg_node *spec;	/* the pod spec mapping, or a shape's view */
+	struct wg_pod_view *view;	/* NULL for a PodTemplateSpec */
 };
 
 /*
@@ -47,6 +67,18 @@ size_t wg_podspec_find_all(struct wg_arena *arena,
 			   const struct wg_kind_set *extra,
 			   const struct wg_resource *res,
 			   struct wg_podspec **out);
+
+/*
+ * As wg_podspec_find_all(), following a shape's references (a TaskRun's
+ * taskRef, a PipelineRun's pipelineRef) to the objects of list they name
+ * (list may be NULL: none is followed, and such a pod is unresolved:
+ * wg_podspec_unresolved()).
+ */
+size_t wg_podspec_find_in(struct wg_arena *arena,
+			  const struct wg_kind_set *extra,
+			  struct wg_resources *list,
+			  const struct wg_resource *res,
+			  struct wg_podspec **out);
 
 /*
  * The first pod spec of res, a kind of the built-in table.  Returns true
@@ -119,5 +151,139 @@ const char *wg_container_path(struct wg_buf *out, const struct wg_podspec *ps,
  * arena. */
 const char *wg_container_name(struct wg_arena *arena,
 			      const struct wg_container *c);
+
+/* ---- shapes: reading and writing a pod's settings --------------------- */
+
+/* The shape of ps's kind (wg_pod_template_shape for a PodTemplateSpec). */
+const struct wg_pod_shape *wg_podspec_shape(const struct wg_podspec *ps);
+
+/* Whether ps's kind has a place for the pod spec key (a wg_pod_field_keys
+ * entry): always for a PodTemplateSpec. */
+bool wg_podspec_has(const struct wg_podspec *ps, const char *key);
+
+/* A node of the tree to place messages and changes about ps at: the pod
+ * spec, or the shape's own holder (or the entry that holds it) when read
+ * from input, else its pod item when that is of ps's object, else NULL
+ * (the object's own position). */
+const struct wg_node *wg_podspec_anchor(const struct wg_podspec *ps);
+
+/*
+ * What ps is, for messages: "template 'build'" (an Argo template),
+ * "task 'unit'" (a pipeline task), or NULL for a PodTemplateSpec and a
+ * pod that is its object.  In arena.
+ */
+const char *wg_podspec_what(struct wg_arena *arena,
+			    const struct wg_podspec *ps);
+
+/*
+ * Whether ps's containers come from an object its workload names that is
+ * not in the stream (a Task, a Pipeline, a StepAction), or is fetched from
+ * elsewhere (a resolver): then what it runs is not known.  *what says
+ * which ("Task 'build'"), *at is the reference and *path its path.
+ */
+bool wg_podspec_unresolved(const struct wg_podspec *ps, const char **what,
+			   const struct wg_node **at, const char **path);
+
+/* The object c comes from: the workload (NULL), or the object it names
+ * (a Tekton Task). */
+const struct wg_resource *wg_container_owner(const struct wg_podspec *ps,
+					     const struct wg_container *c);
+
+/*
+ * The mapping (want WG_NODE_MAP) or list (WG_NODE_SEQ) under the pod spec
+ * key where ps's own value is, made when missing or null: for a
+ * PodTemplateSpec, the pod spec's (as wg_map_ensure_map()); for a shape,
+ * its own holder's, made along its path, and when the pod inherited a
+ * value from a shared holder, that value copied in first (a pod's own
+ * value replaces the inherited one whole, in Argo and Tekton alike): the
+ * copy is recorded on ctx as a change of res, with reason and where it
+ * came from.  NULL when the kind has no place for key (wg_podspec_has())
+ * or what is there (or on the way) is of another kind: *bad is then that
+ * node and *bad_path (in arena) its path.
+ */
+struct wg_node *wg_podspec_ensure(struct wg_ctx *ctx, struct wg_arena *arena,
+				  const struct wg_resource *res,
+				  const struct wg_podspec *ps, const char *key,
+				  int want, const char *reason,
+				  const struct wg_node **bad,
+				  const char **bad_path);
+
+/* Sets key of ps's own settings to value (a scalar), its holder made when
+ * missing; false (nothing done) when the kind has no place for key or
+ * something on the way is not a mapping. */
+bool wg_podspec_set(struct wg_arena *arena, const struct wg_podspec *ps,
+		    const char *key, struct wg_node *value);
+
+/* Removes key from ps's own settings; the value removed, or NULL. */
+struct wg_node *wg_podspec_delete(struct wg_arena *arena,
+				  const struct wg_podspec *ps,
+				  const char *key);
+
+/* As wg_podspec_path(), where ps's own value of the keys is (or would be
+ * written): the same for a PodTemplateSpec. */
+const char *wg_podspec_own_path(struct wg_buf *out,
+				const struct wg_podspec *ps, ...);
+
+/*
+ * Every reference of res's shape followed into list (a PipelineRun's
+ * pipelineRef, each task's taskRef, each step's ref, an Argo
+ * workflowTemplateRef or templateRef): fn gets each, found or not.
+ * Nothing for a kind without a shape.
+ */
+struct wg_podspec_ref {
+	const char *what;	/* "Task 'build'", "a Task its resolver
+				   fetches" */
+	const struct wg_node *at;	/* the reference */
+	const char *path;		/* its path */
+	const struct wg_resource *target;	/* the object of list it
+						   names; NULL: none */
+	bool remote;		/* fetched from outside the stream */
+	bool pods;		/* what its pods run comes from there (not
+				   so for Argo's templateRef: the template
+				   is the WorkflowTemplate's own pod) */
+};
+typedef void (*wg_podspec_ref_fn)(const struct wg_podspec_ref *ref,
+				  void *payload);
+void wg_podspec_refs(struct wg_arena *arena, const struct wg_kind_set *extra,
+		     struct wg_resources *list, const struct wg_resource *res,
+		     wg_podspec_ref_fn fn, void *payload);
+
+/*
+ * Whether res is of a kind that a built-in shape's reference names (a
+ * Tekton Task, Pipeline or StepAction): what it runs, the objects that
+ * name it place (TaskRun, PipelineRun).  *runners gets their kinds
+ * ("TaskRun, PipelineRun"), in arena.
+ */
+bool wg_podspec_named_kind(struct wg_arena *arena,
+			   const struct wg_resource *res, const char **runners);
+
+/* Where ps reads key from: -1 nowhere, 0 its own settings (a
+ * PodTemplateSpec's pod spec), s + 1 its shape's shared holder s. */
+int wg_podspec_source(const struct wg_podspec *ps, const char *key);
+
+/*
+ * The mapping (want WG_NODE_MAP) or list under key in the shared holder
+ * pods[i] reads it from (or its shape's last one, when it reads it from
+ * nowhere: an Argo workflow's spec, a PipelineRun's taskRunTemplate pod
+ * template), made along its path; *path (in arena) its path: call
+ * wg_podspec_refresh() when it is written.  NULL when pods[i] is not
+ * a shape's pod with a shared holder, has its own, or something on the way
+ * is not a mapping.  For a value every pod that reads it there must take
+ * (linux-pin's kubernetes.io/os: linux on a workflow of Linux pods).
+ */
+struct wg_node *wg_podspec_ensure_shared(struct wg_arena *arena,
+					 struct wg_podspec *pods, size_t npods,
+					 size_t i, const char *key, int want,
+					 const char **path);
+
+
+/* Reads the holders of every view of pods (a workload's npods) again:
+ * after an edit of a shared holder. */
+void wg_podspec_refresh(struct wg_arena *arena, struct wg_podspec *pods,
+			size_t npods);
+
+/* Whether ps reads key from a shared holder (a workflow's own settings,
+ * a PipelineRun's taskRunTemplate), not its own. */
+bool wg_podspec_inherits(const struct wg_podspec *ps, const char *key);
 
 #endif

@@ -19,6 +19,7 @@
 
 struct wg_selection;	/* per-resource selection state, see select.h */
 struct wg_select_state;	/* per-list selection state, see select.h */
+struct wg_pod_refs;	/* per-list index of named objects, podview.c */
 
 enum {
 	WG_RES_GENERATED = 1 << 0,	/* made by a generator */
@@ -52,6 +53,9 @@ struct wg_resources {
 	struct wg_node **keys;	/* open-addressing table of shared keys */
 	size_t keys_cap, nkeys;
 	struct wg_select_state *select;	/* owned by select.c, in arena */
+	struct wg_pod_refs *pod_refs;	/* owned by src/k8s/podview.c (the
+					   objects references name), in
+					   arena */
 	/* what edits changed in its trees, when its owner keeps that
 	 * (migrate: wg_migrate_edits_begin()); NULL otherwise; owned */
 	struct wg_node_journal *journal;
