@@ -631,16 +631,27 @@ static void builds_used(struct wg_ctx *ctx, struct wg_resources *list,
 						 p->builds[j].runtime_class))
 					used[j] = needed = true;
 		}
-		if (!sel->windows || sel->failed || sel->any_build
-		    || sel->no_runtime_class)
+		if (!sel->windows || sel->failed)
 			continue;
-		for (size_t j = 0; j < p->nbuilds; j++) {
-			bool t = sel->build == &p->builds[j];
+		/* each pod of a kind whose pods are decided apart has its
+		 * own build; a pod that cannot name a RuntimeClass (an Argo
+		 * template) needs none */
+		for (size_t k = 0; k < (sel->parts ? sel->npods : 1); k++) {
+			const struct wg_selection *s = wg_select_pod(sel, k);
 
-			for (size_t k = 0; k < sel->ntargets; k++)
-				t = t || sel->targets[k] == &p->builds[j];
-			used[j] = used[j] || t;
-			needed = needed || t;
+			if (!s->windows || s->any_build || s->no_runtime_class
+			    || !wg_podspec_has(&sel->pods[k],
+					       "runtimeClassName"))
+				continue;
+			for (size_t j = 0; j < p->nbuilds; j++) {
+				bool t = s->build == &p->builds[j];
+
+				for (size_t m = 0; m < s->ntargets; m++)
+					t = t || s->targets[m]
+						 == &p->builds[j];
+				used[j] = used[j] || t;
+				needed = needed || t;
+			}
 		}
 	}
 	for (size_t i = 0; i < p->nbuilds; i++)

@@ -64,7 +64,10 @@ void tx_require_in(struct wg_ctx *ctx, struct wg_resources *list,
 						  keys[2], "nodeSelectorTerms",
 						  (const char *)NULL));
 	wg_buf_release(&path);
-	for (size_t i = 0; m && i < 3; i++) {
+	/* the pod's own affinity (a shape's pod gets its own copy of one
+	 * it inherits first) */
+	m = tx_ensure_map(ctx, list, res, ps, keys[0], reason);
+	for (size_t i = 1; m && i < 3; i++) {
 		struct wg_node *next = wg_map_ensure_map(a, m, keys[i]);
 
 		if (!next)
@@ -84,7 +87,7 @@ void tx_require_in(struct wg_ctx *ctx, struct wg_resources *list,
 		terms = wg_node_new_seq(a);
 		wg_seq_append(a, terms, term);
 		wg_map_set(a, m, "nodeSelectorTerms", terms);
-		wg_record_change(ctx, WG_CHANGE_ADD, res, ps->spec,
+		wg_record_change(ctx, WG_CHANGE_ADD, res, tx_pod_pos(NULL, ps),
 				 wg_arena_printf(a, "%s[0]", base), NULL, term,
 				 reason);
 		return;

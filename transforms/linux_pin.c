@@ -150,42 +150,119 @@ static const char *pin_reason(struct wg_arena *a,
 			       "it could land on a Windows node", who);
 }
 
+/* Whether the pod ps (of selection sel) is to be pinned. */
+static bool to_pin(struct wg_arena *a, const struct wg_profile *p,
+		   const struct wg_selection *sel, const struct wg_podspec *ps,
+		   const struct wg_linux_pin_settings *set, bool *ds_blanket)
+{
+	const char *what, *at_path;
+	const struct wg_node *at;
+
+	*ds_blanket = ps->kind->node_agent && blanket(a, p, ps->spec);
+	/* what it runs is in an object the stream does not hold (the
+	 * reference check says so): it may be a Windows pod */
+	if (wg_podspec_unresolved(ps, &what, &at, &at_path))
+		return false;
+	return (set->pin || *ds_blanket) && !names_os(ps->spec)
+	       && !sel->pod_windows;
+}
+
 /* One pod template of the workload. */
 static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 		    struct wg_resource *res, const struct wg_selection *sel,
 		    const struct wg_podspec *ps,
 		    const struct wg_linux_pin_settings *set)
 {
-	const struct wg_profile *p = ctx->profile;
 	struct wg_buf path = WG_BUF_INIT;
 	struct wg_node *ns, *v;
 	bool ds_blanket, on_linux;
 
-	ds_blanket = ps->kind->node_agent
-		     && blanket(&list->arena, p, ps->spec);
 	on_linux = says_linux(ps->spec);
-	if ((set->pin || ds_blanket) && !names_os(ps->spec)
-	    && !sel->pod_windows) {
-		ns = tx_ensure_map(ctx, list, res, ps, "nodeSelector");
+	if (to_pin(&list->arena, ctx->profile, sel, ps, set, &ds_blanket)) {
+		const char *reason = pin_reason(&list->arena, set, sel,
+						ds_blanket);
+
+		ns = tx_ensure_map(ctx, list, res, ps, "nodeSelector", reason);
 		if (!ns)
 			goto out;
 		v = wg_node_new_str(&list->arena, "linux");
 		wg_map_insert(&list->arena, ns, ns->len, WG_LABEL_OS, v);
 		wg_record_change(ctx, WG_CHANGE_ADD, res,
-				 tx_pos(ns, ps->spec),
+				 tx_pod_pos(ns, ps),
 				 wg_podspec_path(&path, ps,
 						 "nodeSelector",
 						 WG_LABEL_OS,
 						 (const char *)NULL),
-				 NULL, v,
-				 pin_reason(&list->arena, set, sel,
-					    ds_blanket));
+				 NULL, v, reason);
 		on_linux = true;
 	}
 	if (on_linux)
 		check_windows_options(ctx, res, ps, &path);
 out:
 	wg_buf_release(&path);
+}
+
+/*
+ * A shape whose pods inherit settings (an Argo workflow's spec, a
+ * PipelineRun's taskRunTemplate pod template): when every pod that reads
+ * its nodeSelector from there (or from nowhere) is to be pinned, the pin
+ * is written there once, as a person would, not into each pod; a pod
+ * with a nodeSelector of its own is pinned on its own.  Any such pod that
+ * is not to be pinned (a Windows pod, one whose Task is not in the
+ * stream) keeps it per pod.
+ */
+static void pin_shared(struct wg_ctx *ctx, struct wg_resources *list,
+		       struct wg_resource *res, struct wg_selection *sel,
+		       const struct wg_linux_pin_settings *set)
+{
+	const struct wg_selection *who = NULL;
+	const char *path, *reason;
+	struct wg_node *ns, *v;
+	size_t first = sel->npods, n = 0;
+	bool ds;
+	int src = -2;
+
+	if (!sel->npods || !sel->pods[0].view
+	    || !wg_podspec_shape(&sel->pods[0])->shared[0])
+		return;
+	for (size_t i = 0; i < sel->npods; i++) {
+		const struct wg_podspec *ps = &sel->pods[i];
+		const struct wg_selection *part = wg_select_pod(sel, i);
+		int s = wg_podspec_source(ps, "nodeSelector");
+
+		if (s == 0)
+			continue;	/* its own */
+		if (part->windows || !to_pin(&list->arena, ctx->profile, part,
+					     ps, set, &ds))
+			return;
+		if (src == -2) {
+			src = s;
+			first = i;
+			who = part;
+		} else if (s != src) {
+			return;
+		}
+		n++;
+	}
+	if (!n)
+		return;
+	reason = pin_reason(&list->arena, set, who, false);
+	ns = wg_podspec_ensure_shared(&list->arena, sel->pods, sel->npods,
+				      first, "nodeSelector", WG_NODE_MAP,
+				      &path);
+	if (!ns)
+		return;	/* each pod then, with the error if any */
+	v = wg_node_new_str(&list->arena, "linux");
+	wg_map_insert(&list->arena, ns, ns->len, WG_LABEL_OS, v);
+	wg_podspec_refresh(&list->arena, sel->pods, sel->npods);
+	wg_record_change(ctx, WG_CHANGE_ADD, res,
+			 tx_pod_pos(ns, &sel->pods[first]),
+			 wg_arena_printf(&list->arena, "%s.[%s]", path,
+					 WG_LABEL_OS), NULL, v,
+			 wg_arena_printf(&list->arena, "%s; written once for "
+					 "the %zu pod%s that read%s "
+					 "nodeSelector there", reason, n,
+					 n == 1 ? "" : "s", n == 1 ? "s" : ""));
 }
 
 static int run(struct wg_ctx *ctx, struct wg_resources *list,
@@ -195,10 +272,15 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	const struct wg_linux_pin_settings *set = config ? config
 		: &wg_linux_pin_defaults;
 
-	if (!ctx->profile || !sel->workload || sel->windows || sel->failed)
+	if (!ctx->profile || !sel->workload || sel->failed)
 		return 0;
+	pin_shared(ctx, list, res, sel, set);
+	/* a kind whose pods are decided apart (an Argo workflow) has Linux
+	 * pods beside its Windows ones */
 	for (size_t i = 0; i < sel->npods; i++)
-		run_pod(ctx, list, res, sel, &sel->pods[i], set);
+		if (!wg_select_pod(sel, i)->windows)
+			run_pod(ctx, list, res, wg_select_pod(sel, i),
+				&sel->pods[i], set);
 	return 0;
 }
 

@@ -129,7 +129,7 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 
 	n = wanted(sel, w);
 	if (tx_not_map(ps->spec, "nodeSelector")) {
-		tx_ensure_map(ctx, list, res, ps, "nodeSelector");
+		tx_ensure_map(ctx, list, res, ps, "nodeSelector", sel->reason);
 		return;
 	}
 	ns = wg_map_get(ps->spec, "nodeSelector");
@@ -162,13 +162,18 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 
 		if (!w[i].add || wg_map_get(ns, w[i].key))
 			continue;
-		if (!wg_is_map(ns))
+		/* the pod's own map: a shape's pod that inherits one
+		 * (an Argo workflow's) gets its own copy first, so the
+		 * other pods keep theirs */
+		if (!wg_is_map(ns) || wg_podspec_inherits(ps, "nodeSelector"))
 			ns = tx_ensure_map(ctx, list, res, ps,
-					   "nodeSelector");
+					   "nodeSelector", reason);
+		if (!ns)
+			break;
 		v = wg_node_new_str(&list->arena, w[i].value);
 		wg_map_insert(&list->arena, ns, ns->len, w[i].key, v);
 		wg_record_change(ctx, WG_CHANGE_ADD, res,
-				 tx_pos(ns, ps->spec),
+				 tx_pod_pos(ns, ps),
 				 wg_podspec_path(&path, ps,
 						 "nodeSelector", w[i].key,
 						 (const char *)NULL),
@@ -196,8 +201,26 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	struct wg_selection *sel = tx_windows(ctx, list, res);
 
 	(void)config;
-	for (size_t i = 0; sel && i < sel->npods; i++)
-		run_pod(ctx, list, res, sel, &sel->pods[i]);
+	const struct wg_podspec *first = NULL;
+	size_t nowhere = 0;
+
+	for (size_t i = 0; sel && i < sel->npods; i++) {
+		if (!tx_windows_pod(sel, i))
+			continue;
+		if (wg_podspec_has(&sel->pods[i], "nodeSelector")) {
+			run_pod(ctx, list, res, tx_windows_pod(sel, i),
+				&sel->pods[i]);
+			continue;
+		}
+		if (!nowhere++)
+			first = &sel->pods[i];
+	}
+	/* every built-in shape and every declared one has a place: this
+	 * is the guard for one that would not */
+	if (nowhere)
+		tx_no_place(ctx, res, first, nowhere, "nodeSelector", true,
+			    "nothing places its Windows pods on Windows "
+			    "nodes");
 	return 0;
 }
 

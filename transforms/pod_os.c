@@ -6,7 +6,8 @@
  * then validates the pod with the Windows rules (windows-security removes
  * what they forbid), and Pod Security "restricted" skips its Linux-only
  * checks only for pods that say so (windows.md 4).  An os.name that says
- * anything else is an error, never overwritten.
+ * anything else is an error, never overwritten.  A kind whose pods have
+ * no os (an Argo template, a Tekton pod template) is told so, once.
  */
 #include "tx.h"
 
@@ -18,7 +19,7 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 	struct wg_buf path = WG_BUF_INIT;
 	struct wg_node *os, *name, *v;
 
-	os = tx_ensure_map(ctx, list, res, ps, "os");
+	os = tx_ensure_map(ctx, list, res, ps, "os", sel->reason);
 	if (!os)
 		goto out;
 	name = wg_map_get(os, "name");
@@ -36,7 +37,7 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 	v = wg_node_new_str(&list->arena, "windows");
 	wg_map_set(&list->arena, os, "name", v);
 	wg_record_change(ctx, WG_CHANGE_SET, res,
-			 tx_pos(name, tx_pos(os, ps->spec)), path.buf,
+			 tx_pos(name, tx_pod_pos(os, ps)), path.buf,
 			 NULL, v, sel->reason);
 out:
 	wg_buf_release(&path);
@@ -47,9 +48,26 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 {
 	struct wg_selection *sel = tx_windows(ctx, list, res);
 
+	const struct wg_podspec *first = NULL;
+	size_t nowhere = 0;
+
 	(void)config;
-	for (size_t i = 0; sel && i < sel->npods; i++)
-		run_pod(ctx, list, res, sel, &sel->pods[i]);
+	for (size_t i = 0; sel && i < sel->npods; i++) {
+		if (!tx_windows_pod(sel, i))
+			continue;
+		if (wg_podspec_has(&sel->pods[i], "os")) {
+			run_pod(ctx, list, res, tx_windows_pod(sel, i),
+				&sel->pods[i]);
+			continue;
+		}
+		if (!nowhere++)
+			first = &sel->pods[i];
+	}
+	if (nowhere)
+		tx_no_place(ctx, res, first, nowhere, "os", false,
+			    "the API server does not hold its pods to the "
+			    "Windows rules, and the nodeSelector "
+			    "kubernetes.io/os: windows places them");
 	return 0;
 }
 

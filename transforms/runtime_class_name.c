@@ -94,6 +94,32 @@ static void check_admission(struct wg_ctx *ctx, struct wg_resources *list,
 			 name, podfixed ? "a different" : "no");
 }
 
+/*
+ * A kind whose pods have no runtimeClassName (an Argo template): the
+ * nodeSelector written places them on the build's nodes, where they run
+ * with the node's default handler, containerd's process isolation, not
+ * the build's: a warning when the build's handler is another one (Hyper-V
+ * isolation, whose images the process handler may not run), else an info.
+ */
+#define PROCESS_HANDLER "runhcs-wcow-process"
+
+static void no_place(struct wg_ctx *ctx, struct wg_resources *list,
+		     struct wg_resource *res, const struct wg_selection *sel,
+		     const struct wg_podspec *ps, size_t n)
+{
+	const char *handler = sel->build->handler;
+	bool plain = !handler || strcmp(handler, PROCESS_HANDLER) == 0;
+
+	tx_no_place(ctx, res, ps, n, "runtimeClassName", !plain, plain
+		    ? "the nodeSelector written places its pods on the "
+		      "build's nodes, whose default handler runs them"
+		    : wg_arena_printf(&list->arena, "its pods run with the "
+				      "node's default handler, not %s of "
+				      "RuntimeClass '%s' (build %s)", handler,
+				      sel->build->runtime_class,
+				      sel->build->release->name));
+}
+
 /* One pod template of the workload. */
 static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 		    struct wg_resource *res, const struct wg_selection *sel,
@@ -131,9 +157,16 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 	}
 	if (wg_node_is_null(cur)) {
 		v = wg_node_new_str(&list->arena, want);
-		wg_map_set(&list->arena, ps->spec, "runtimeClassName", v);
+		if (!wg_podspec_set(&list->arena, ps, "runtimeClassName", v)) {
+			wg_error(ctx, res, wg_podspec_anchor(ps), path.buf,
+				 "cannot be written: something on its way is "
+				 "not a mapping");
+			goto out;
+		}
+		wg_podspec_own_path(&path, ps, "runtimeClassName",
+				    (const char *)NULL);
 		wg_record_change(ctx, WG_CHANGE_SET, res,
-				 tx_pos(cur, ps->spec), path.buf, NULL, v,
+				 tx_pod_pos(cur, ps), path.buf, NULL, v,
 				 sel->reason);
 	}
 	check_admission(ctx, list, res, sel, ps, want, &path);
@@ -146,9 +179,26 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 {
 	struct wg_selection *sel = tx_windows(ctx, list, res);
 
+	const struct wg_podspec *first = NULL;
+	size_t nowhere = 0;
+
 	(void)config;
-	for (size_t i = 0; sel && i < sel->npods; i++)
-		run_pod(ctx, list, res, sel, &sel->pods[i]);
+	for (size_t i = 0; sel && i < sel->npods; i++) {
+		struct wg_selection *part = tx_windows_pod(sel, i);
+
+		if (!part)
+			continue;
+		if (wg_podspec_has(&sel->pods[i], "runtimeClassName")
+		    || part->host_process) {
+			run_pod(ctx, list, res, part, &sel->pods[i]);
+			continue;
+		}
+		if (!nowhere++)
+			first = &sel->pods[i];
+	}
+	if (nowhere)
+		no_place(ctx, list, res, wg_select_pod(sel, (size_t)(first
+			 - sel->pods)), first, nowhere);
 	return 0;
 }
 

@@ -331,8 +331,9 @@ static void index_backends(struct wg_ctx *ctx, struct svc *s)
 			b->ps = &sel->pods[k];
 			b->labels = wg_podspec_labels(b->ps);
 			b->ns = ns_of(s->arena, res);
-			b->windows = (sel->windows && !sel->failed)
-				     || sel->pod_windows;
+			b->windows = (wg_select_pod(sel, k)->windows
+				      && !sel->failed)
+				     || wg_select_pod(sel, k)->pod_windows;
 			index_labels(s, b);
 		}
 	}

@@ -74,17 +74,22 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 	if (wg_tolerations_find_superset(seq, t) >= 0)
 		goto out;
 	warn_unbounded(ctx, &list->arena, res, ps, seq, t, &path);
-	seq = wg_map_ensure_seq(&list->arena, ps->spec, "tolerations");
-	wg_seq_append(&list->arena, seq, t);
 	/* DaemonSets must carry this themselves, whatever is decided for
 	 * other kinds: their controller ignores RuntimeClass scheduling. */
 	reason = sel->reason;
 	if (ps->kind->node_agent && !ctx->skip_changes)
 		reason = wg_arena_printf(&list->arena, "%s; %s", reason,
 					 TX_DAEMONSET_NOTE);
+	/* the pod's own list (a shape's pod that inherits one gets its
+	 * own copy first) */
+	seq = tx_ensure(ctx, list, res, ps, "tolerations", WG_NODE_SEQ,
+			reason);
+	if (!seq)
+		goto out;
+	wg_seq_append(&list->arena, seq, t);
 	wg_podspec_path(&path, ps, "tolerations", (const char *)NULL);
 	wg_buf_addf(&path, "[%zu]", (size_t)seq->len - 1);
-	wg_record_change(ctx, WG_CHANGE_ADD, res, tx_pos(seq, ps->spec),
+	wg_record_change(ctx, WG_CHANGE_ADD, res, tx_pod_pos(seq, ps),
 			 path.buf, NULL, t, reason);
 out:
 	wg_buf_release(&path);
@@ -95,10 +100,27 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 {
 	struct wg_selection *sel = tx_windows(ctx, list, res);
 
+	const struct wg_podspec *first = NULL;
+	size_t nowhere = 0;
+
 	(void)config;
 	for (size_t i = 0; sel && ctx->profile->taint.key && i < sel->npods;
-	     i++)
-		run_pod(ctx, list, res, sel, &sel->pods[i]);
+	     i++) {
+		if (!tx_windows_pod(sel, i))
+			continue;
+		if (wg_podspec_has(&sel->pods[i], "tolerations")) {
+			run_pod(ctx, list, res, tx_windows_pod(sel, i),
+				&sel->pods[i]);
+			continue;
+		}
+		if (!nowhere++)
+			first = &sel->pods[i];
+	}
+	if (nowhere)
+		tx_no_place(ctx, res, first, nowhere, "tolerations", true,
+			    "its pods cannot tolerate the Windows nodes' "
+			    "taint (windows.taint), so they do not schedule "
+			    "there: declare where its pods take tolerations");
 	return 0;
 }
 

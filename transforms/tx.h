@@ -28,25 +28,75 @@ static inline struct wg_selection *tx_windows(struct wg_ctx *ctx,
 	return sel->windows && !sel->failed ? sel : NULL;
 }
 
+/* The selection of pod i of sel (a Windows workload) when that pod is to
+ * be made a Windows pod, else NULL: a kind whose pods are decided apart
+ * (an Argo workflow) has Linux pods beside its Windows ones. */
+static inline struct wg_selection *tx_windows_pod(struct wg_selection *sel,
+						  size_t i)
+{
+	struct wg_selection *part = wg_select_pod(sel, i);
+
+	return part->windows && !part->failed ? part : NULL;
+}
+
 /*
- * The mapping under key of the pod spec, created when missing or null.
- * Reports an error and returns NULL when it holds something else.
+ * The mapping (want WG_NODE_MAP) or list (WG_NODE_SEQ) under key where
+ * the pod's own value is, created when missing or null (for a shape, in
+ * its own holder, with the value it inherited copied in first:
+ * wg_podspec_ensure(), recorded with reason).  Reports an error and
+ * returns NULL when it holds something else; NULL without a word when
+ * the kind has no place for key (callers ask wg_podspec_has() first).
  */
+static inline struct wg_node *tx_ensure(struct wg_ctx *ctx,
+					struct wg_resources *list,
+					struct wg_resource *res,
+					const struct wg_podspec *ps,
+					const char *key, int want,
+					const char *reason)
+{
+	const struct wg_node *bad;
+	const char *bad_path;
+	struct wg_node *m = wg_podspec_ensure(ctx, &list->arena, res, ps, key,
+					      want, reason, &bad, &bad_path);
+
+	if (!m && bad_path)
+		wg_error(ctx, res, bad, bad_path, want == WG_NODE_SEQ
+			 ? "is not a list" : "is not a mapping");
+	return m;
+}
+
 static inline struct wg_node *tx_ensure_map(struct wg_ctx *ctx,
 					    struct wg_resources *list,
 					    struct wg_resource *res,
 					    const struct wg_podspec *ps,
-					    const char *key)
+					    const char *key, const char *reason)
 {
-	struct wg_node *m = wg_map_ensure_map(&list->arena, ps->spec, key);
-	struct wg_buf path = WG_BUF_INIT;
+	return tx_ensure(ctx, list, res, ps, key, WG_NODE_MAP, reason);
+}
 
-	if (!m)
-		wg_error(ctx, res, wg_map_get(ps->spec, key),
-			 wg_podspec_path(&path, ps, key, (const char *)NULL),
-			 "is not a mapping");
+/*
+ * Says once per workload that a setting was not written because its kind
+ * has no place for it (an Argo template has no runtimeClassName, a Tekton
+ * pod template no os): an info, or a warning when warn, at the first pod
+ * ps that lacks it, naming how many pods (npods) it concerns.
+ */
+static inline void tx_no_place(struct wg_ctx *ctx, struct wg_resource *res,
+			       const struct wg_podspec *ps, size_t npods,
+			       const char *key, bool warn, const char *why)
+{
+	struct wg_buf path = WG_BUF_INIT, count = WG_BUF_INIT;
+
+	if (npods > 1)
+		wg_buf_addf(&count, " (on its %zu Windows pods)", npods);
+	wg_report(ctx, warn ? WG_SEV_WARNING : WG_SEV_INFO, res,
+		  wg_podspec_anchor(ps),
+		  wg_podspec_own_path(&path, ps, key, (const char *)NULL),
+		  "not written%s: %s%s%s has no %s for its pods; %s",
+		  count.len ? count.buf : "", ps->kind->kind,
+		  ps->kind->project ? " of " : "",
+		  ps->kind->project ? ps->kind->project : "", key, why);
+	wg_buf_release(&count);
 	wg_buf_release(&path);
-	return m;
 }
 
 /* Whether the value under key is present and neither a mapping nor null. */
@@ -63,6 +113,14 @@ static inline const struct wg_node *tx_pos(const struct wg_node *n,
 					   const struct wg_node *parent)
 {
 	return n && !(n->flags & WG_NODE_NEW) ? n : parent;
+}
+
+/* tx_pos() within the pod ps: its anchor (wg_podspec_anchor()) when n
+ * is new. */
+static inline const struct wg_node *tx_pod_pos(const struct wg_node *n,
+					       const struct wg_podspec *ps)
+{
+	return tx_pos(n, wg_podspec_anchor(ps));
 }
 
 #define TX_DAEMONSET_NOTE \

@@ -151,7 +151,10 @@ static void strip_sc(struct job *j, struct wg_node *holder, const char *base,
 	sc_path = wg_arena_strdup(&j->list->arena, j->path.buf);
 	if (!strip(j, sc, sc_path, fields) || sc->len)
 		return;
-	wg_map_delete_at(holder, (size_t)at);
+	if (holder == j->ps->spec && j->ps->view)
+		wg_podspec_delete(&j->list->arena, j->ps, "securityContext");
+	else
+		wg_map_delete_at(holder, (size_t)at);
 	wg_buf_reset(&j->path);
 	wg_buf_addstr(&j->path, sc_path);
 	record(j, sc, "left empty by the removals above");
@@ -315,22 +318,39 @@ static void check_gmsa(struct job *j)
 static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	       struct wg_resource *res, const void *config)
 {
-	struct job j = { ctx, list, res, tx_windows(ctx, list, res),
-			 WG_BUF_INIT, NULL };
+	struct wg_selection *whole = tx_windows(ctx, list, res);
+	struct job j = { ctx, list, res, NULL, WG_BUF_INIT, NULL };
 	struct wg_buf base = WG_BUF_INIT;
 	struct wg_container_iter it;
 	struct wg_container c;
 	const char *spec_path;
 
 	(void)config;
-	for (size_t i = 0; j.sel && i < j.sel->npods; i++) {
-		j.ps = &j.sel->pods[i];
+	for (size_t i = 0; whole && i < whole->npods; i++) {
+		j.sel = tx_windows_pod(whole, i);
+		if (!j.sel)
+			continue;
+		j.ps = &whole->pods[i];
 		spec_path = wg_arena_strdup(&list->arena, wg_podspec_path(
 			&base, j.ps, (const char *)NULL));
 		check_host_process(&j);
 		check_admin(&j);
 		check_gmsa(&j);
-		strip(&j, j.ps->spec, spec_path, pod_fields);
+		/* The API server forbids these only with os.name windows:
+		 * a kind whose pods have no os (pod-os said so) keeps them,
+		 * and its containers may be a Task's that Linux runs use. */
+		if (!wg_podspec_has(j.ps, "os"))
+			continue;
+		if (j.ps->view) {
+			/* a shape's pod: only its own securityContext */
+			if (wg_podspec_inherits(j.ps, "securityContext")
+			    && !tx_ensure_map(ctx, list, res, j.ps,
+					      "securityContext",
+					      j.sel->reason))
+				continue;
+		} else {
+			strip(&j, j.ps->spec, spec_path, pod_fields);
+		}
 		strip_sc(&j, j.ps->spec, spec_path, pod_sc_fields);
 		wg_container_iter_init(&it, j.ps->spec);
 		while (wg_container_next(&it, &c)) {

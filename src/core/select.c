@@ -153,12 +153,75 @@ static void find_pods(struct wg_resources *list,
 		      const struct wg_resource *res, struct wg_selection *sel)
 {
 	sel->kinds = kinds;
-	sel->npods = wg_podspec_find_all(&list->arena, kinds, res, &sel->pods);
+	sel->npods = wg_podspec_find_in(&list->arena, kinds, list, res,
+					&sel->pods);
 	sel->workload = sel->npods > 0;
 	if (sel->workload)
 		sel->pod = sel->pods[0];
 	else
 		memset(&sel->pod, 0, sizeof(sel->pod));
+}
+
+/*
+ * A kind whose pods are decided apart (an Argo workflow's templates, a
+ * PipelineRun's tasks: Linux and Windows pods in one object, as both
+ * projects document): each pod is selected as if it were the object's
+ * only one, and the object takes the first Windows pod's say.  Fan-out
+ * copies objects, not one pod of them: a pod that targets several builds
+ * keeps the one chosen, and a warning says so.
+ */
+static void compute_parts(struct wg_ctx *ctx, struct wg_resources *list,
+			  struct wg_resource *res, struct wg_selection *sel)
+{
+	struct wg_arena *arena = &list->arena;
+	const struct wg_selection *first = NULL;
+
+	sel->parts = wg_arena_zalloc(arena, sel->npods * sizeof(*sel->parts));
+	for (size_t i = 0; i < sel->npods; i++) {
+		struct wg_selection *part = &sel->parts[i];
+
+		part->workload = true;
+		part->pods = &sel->pods[i];
+		part->npods = 1;
+		part->pod = sel->pods[i];
+		part->kinds = sel->kinds;
+		compute(ctx, list, res, part);
+		if (part->ntargets) {
+			struct wg_buf path = WG_BUF_INIT;
+
+			wg_warning(ctx, res, wg_podspec_anchor(part->pods),
+				   wg_podspec_path(&path, part->pods,
+						   (const char *)NULL),
+				   "targets %zu builds (%s), but fan-out "
+				   "copies whole objects, not one pod of a %s: "
+				   "only build %s is used", part->ntargets,
+				   part->targets_why, part->pods->kind->kind,
+				   wg_sel_build_label(arena, part->build));
+			wg_buf_release(&path);
+			part->targets = NULL;
+			part->ntargets = 0;
+		}
+		sel->failed = sel->failed || part->failed;
+		sel->pod_windows = sel->pod_windows || part->pod_windows;
+		if (part->windows && !part->failed && !first)
+			first = part;
+	}
+	if (!first)
+		return;
+	sel->windows = true;
+	sel->host_process = first->host_process;
+	sel->by = first->by;
+	sel->entry = first->entry;
+	sel->build = first->build;
+	sel->why = first->why;
+	sel->build_why = first->build_why;
+	sel->reason = first->reason;
+}
+
+static bool decided_apart(const struct wg_selection *sel)
+{
+	return sel->npods && sel->pods[0].kind->shape
+	       && sel->pods[0].kind->shape->apart;
 }
 
 struct wg_selection *wg_select_as_copy(struct wg_resources *list,
@@ -221,7 +284,11 @@ struct wg_selection *wg_select(struct wg_ctx *ctx, struct wg_resources *list,
 	find_pods(list, ctx->profile ? &ctx->profile->kinds : NULL, res, sel);
 	if (sel->workload && ctx->profile)
 		check_workload(ctx, res, sel);
-	if (sel->workload && ctx->profile && ctx->profile->nbuilds)
-		compute(ctx, list, res, sel);
+	if (sel->workload && ctx->profile && ctx->profile->nbuilds) {
+		if (decided_apart(sel))
+			compute_parts(ctx, list, res, sel);
+		else
+			compute(ctx, list, res, sel);
+	}
 	return sel;
 }

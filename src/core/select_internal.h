@@ -184,9 +184,14 @@ void wg_sel_check_images(struct wg_ctx *ctx, struct wg_resources *list,
 
 /* ---- select_unknown.c --------------------------------------------------- */
 
-/* The unknown-kind detector: a warning when res, of a kind wingen does not
- * know, holds a pod template a windows.select entry would take. */
-void wg_sel_unknown_kind(struct wg_ctx *ctx, struct wg_resources *list,
-			 struct wg_resource *res);
+/*
+ * What would pass through untouched, over the whole list, each a warning:
+ * an object of a kind wingen does not know that holds a pod template a
+ * windows.select entry would take, or a Windows image anywhere; a
+ * reference a workload's pods depend on (a taskRef) that names nothing in
+ * the stream; an object other objects run (a Tekton Task) with a Windows
+ * image that nothing in the stream runs.
+ */
+void wg_sel_unknown(struct wg_ctx *ctx, struct wg_resources *list);
 
 #endif

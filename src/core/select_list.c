@@ -109,13 +109,7 @@ static int prepare(struct wg_ctx *ctx, struct wg_resources *list)
 		return 0;
 	st->reported = true;
 	wg_sel_counters(p, list);
-	for (size_t i = 0; i < list->len; i++) {
-		struct wg_resource *res = list->items[i];
-
-		if (!(res->flags & (WG_RES_DELETED | WG_RES_GENERATED))
-		    && !wg_select(ctx, list, res)->workload)
-			wg_sel_unknown_kind(ctx, list, res);
-	}
+	wg_sel_unknown(ctx, list);
 	/* The embedded default entries (the default profile's, or copied
 	 * into a profile without windows.select, pos 0) are a catalog of
 	 * Windows images, not a choice the user made: no warning. */

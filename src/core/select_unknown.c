@@ -1,11 +1,17 @@
 /*
- * Selection: objects of kinds wingen does not know that hold a pod
- * template a windows.select entry would take (they would otherwise pass
- * through untouched).
+ * Selection: what would otherwise pass through untouched.  Objects of
+ * kinds wingen does not know that hold a Windows image (in a pod
+ * template, or anywhere); references a workload's pods depend on (a
+ * TaskRun's taskRef) to objects the stream does not hold; and objects
+ * other objects run (a Tekton Task) with Windows images that nothing in
+ * the stream runs.  Each is a warning (an error with --strict) that names
+ * what is missing and what would handle it.
  */
 #include "select_internal.h"
 
 #include <string.h>
+
+#include "wingen/k8s/images.h"
 
 /* ---- kinds wingen does not know ------------------------------------------ */
 
@@ -100,8 +106,8 @@ static bool is_known_kind(const struct wg_resource *res)
  * A warning (an error with --strict) names the object, the template and
  * the workloads: entry that would handle it.
  */
-void wg_sel_unknown_kind(struct wg_ctx *ctx, struct wg_resources *list,
-			 struct wg_resource *res)
+static bool unknown_template(struct wg_ctx *ctx, struct wg_resources *list,
+			     struct wg_resource *res)
 {
 	const struct wg_profile *p = ctx->profile;
 	const struct wg_node *api = wg_map_get(res->root, "apiVersion");
@@ -117,17 +123,18 @@ void wg_sel_unknown_kind(struct wg_ctx *ctx, struct wg_resources *list,
 	const struct wg_node *img;
 	const char *g, *what = NULL;
 	size_t glen;
+	bool said = false;	/* true: nothing more to look for */
 
 	if (!wg_is_map(res->root) || !wg_is_scalar(kind)
 	    || !wg_api_group(api, &g, &glen) || !glen || is_known_kind(res))
-		return;
+		return true;
 	wg_buf_addstr(&gen, "");
 	wg_buf_addstr(&exact, "");
 	find_shapes(&sh, res->root, &gen, &exact, 0);
 	wg_buf_release(&gen);
 	if (!sh.n) {
 		wg_buf_release(&exact);
-		return;
+		return false;
 	}
 	guess.kind = wg_scalar_dup(&list->arena, kind);
 	guess.groups = wg_arena_strndup(&list->arena, g, glen);
@@ -141,8 +148,10 @@ void wg_sel_unknown_kind(struct wg_ctx *ctx, struct wg_resources *list,
 			continue;
 		m.entry = i;
 		rc = wg_sel_entry_matches(&m, &p->select[i], &tmp);
-		if (rc < 0)
+		if (rc < 0) {
+			said = true;	/* the PCRE2 error is said */
 			goto out;
+		}
 		if (rc)
 			what = wg_arena_printf(&list->arena, "an image "
 					       "windows.select[%zu] matches",
@@ -164,7 +173,284 @@ void wg_sel_unknown_kind(struct wg_ctx *ctx, struct wg_resources *list,
 		   "workloads: [{group: %s, kind: %s, templates: [%s]}]", what,
 		   guess.kind, guess.groups, guess.groups, guess.kind,
 		   paths.buf);
+	said = true;
 out:
 	wg_buf_release(&exact);
 	wg_buf_release(&paths);
+	return said;
+}
+
+/* ---- Windows images anywhere --------------------------------------------- */
+
+/*
+ * Whether image names Windows, and why (in arena): the one rule's reading
+ * of it (images.h), or a windows.select image pattern of the profile.
+ */
+static const char *names_windows(struct wg_arena *a, const struct wg_profile *p,
+				 const struct wg_node *image)
+{
+	struct wg_image_ref ref;
+
+	if (!wg_is_scalar(image) || !image->len)
+		return NULL;
+	wg_image_parse(image->u.str, image->len, &ref);
+	if (ref.windows)
+		return wg_image_windows_why(a, wg_scalar_dup(a, image), &ref);
+	for (size_t i = 0; i < p->nselect; i++)
+		if (p->select[i].image && wg_regex_match(p->select[i].image,
+				image->u.str, image->len) > 0)
+			return wg_arena_printf(a, "windows.select[%zu] "
+					       "matches it", i);
+	return NULL;
+}
+
+struct hunt {
+	const struct wg_profile *p;
+	struct wg_arena *arena;
+	const struct wg_node *first;	/* the first Windows image */
+	const char *first_path;
+	const char *why;		/* why it names Windows */
+	size_t n;			/* how many */
+};
+
+static int hunt_image(struct wg_node *node, struct wg_node *key,
+		      const char *path, void *payload)
+{
+	struct hunt *h = payload;
+
+	/* the object's own metadata and status hold no pod */
+	if (!strncmp(path, "metadata", 8) || !strncmp(path, "status", 6))
+		return 0;
+	const char *why;
+
+	if (!key || !wg_scalar_is(key, "image")
+	    || !(why = names_windows(h->arena, h->p, node)))
+		return 0;
+	if (!h->n++) {
+		h->why = why;
+		h->first = node;
+		h->first_path = wg_arena_strdup(h->arena, path);
+	}
+	return 0;
+}
+
+/* The Windows images of res: how many, the first and its path. */
+static size_t windows_images(const struct wg_profile *p,
+			     struct wg_arena *arena, struct wg_resource *res,
+			     struct hunt *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->p = p;
+	h->arena = arena;
+	wg_node_walk(res->root, hunt_image, h);
+	return h->n;
+}
+
+/* path with each "[N]" made "[]". */
+static const char *generic(struct wg_arena *a, const char *path, size_t len)
+{
+	struct wg_buf b = WG_BUF_INIT;
+	const char *out;
+
+	for (size_t i = 0; i < len; i++) {
+		if (path[i] == '[' && i + 1 < len && path[i + 1] >= '0'
+		    && path[i + 1] <= '9') {
+			while (i < len && path[i] != ']')
+				i++;
+			wg_buf_addstr(&b, "[]");
+			continue;
+		}
+		wg_buf_add(&b, path + i, 1);
+	}
+	out = wg_arena_strdup(a, b.buf ? b.buf : "");
+	wg_buf_release(&b);
+	return out;
+}
+
+/*
+ * The workloads: entry that would take an image at path (its container
+ * the map that holds it): the pod is the map that holds the container,
+ * the container a list item ("steps[]") or a key ("container").
+ */
+static const char *entry_for(struct wg_arena *a, const char *group,
+			     const char *kind, const char *path)
+{
+	size_t clen = strlen(path) - strlen(".image");
+	const char *ctr, *key, *pod_end;
+	size_t klen;
+
+	if (clen && path[clen - 1] == ']') {	/* an item of a list */
+		const char *open = path + clen - 1;
+
+		while (open > path && *open != '[')
+			open--;
+		pod_end = open;
+		while (pod_end > path && pod_end[-1] != '.' && pod_end[-1] != ']')
+			pod_end--;
+		key = pod_end;
+		klen = (size_t)(open - key);
+		ctr = wg_arena_printf(a, "%.*s[]", (int)klen, key);
+	} else {
+		pod_end = path + clen;
+		while (pod_end > path && pod_end[-1] != '.' && pod_end[-1] != ']')
+			pod_end--;
+		key = pod_end;
+		klen = (size_t)(path + clen - key);
+		ctr = wg_arena_strndup(a, key, klen);
+	}
+	if (pod_end > path && pod_end[-1] == '.')
+		pod_end--;
+	return wg_arena_printf(a, "workloads: [{group: %s, kind: %s, pods: "
+			       "\"%s\", containers: [\"%s\"], nodeSelector: "
+			       "nodeSelector, tolerations: tolerations}] (with "
+			       "the paths, from each pod, where its pods take "
+			       "a nodeSelector and tolerations)", group, kind,
+			       generic(a, path, (size_t)(pod_end - path)), ctr);
+}
+
+/* An object of a kind wingen does not know with a Windows image outside
+ * any pod template. */
+static void unknown_image(struct wg_ctx *ctx, struct wg_resources *list,
+			  struct wg_resource *res)
+{
+	const struct wg_node *api = wg_map_get(res->root, "apiVersion");
+	const struct wg_node *kind = wg_map_get(res->root, "kind");
+	struct wg_arena *a = &list->arena;
+	struct hunt h;
+	const char *g, *k, *group;
+	size_t glen;
+
+	if (!wg_is_scalar(kind) || !wg_api_group(api, &g, &glen) || !glen
+	    || !windows_images(ctx->profile, a, res, &h))
+		return;
+	k = wg_scalar_dup(a, kind);
+	group = wg_arena_strndup(a, g, glen);
+	wg_warning(ctx, res, h.first, h.first_path, "'%.*s' names Windows "
+		   "(%s)%s, but %s of group %s is not a kind wingen knows, "
+		   "so nothing schedules its pods on Windows nodes; declare "
+		   "where its pods are in the profile: %s", (int)h.first->len,
+		   h.first->u.str, h.why, h.n > 1 ? wg_arena_printf(a, " (and %zu "
+		   "more in the object)", h.n - 1) : "", k, group,
+		   entry_for(a, group, k, h.first_path));
+}
+
+/* ---- references --------------------------------------------------------- */
+
+struct refs {
+	struct wg_ctx *ctx;
+	struct wg_resources *list;
+	struct wg_resource *res;
+	const struct wg_resource **ran;	/* objects a reference names */
+	size_t nran, cap;
+};
+
+static void on_ref(const struct wg_podspec_ref *r, void *payload)
+{
+	struct refs *w = payload;
+	struct wg_arena *a = &w->list->arena;
+
+	if (r->target) {
+		if (w->nran == w->cap) {
+			size_t cap = w->cap ? 2 * w->cap : 16;
+			const struct wg_resource **n = wg_arena_alloc(a, cap
+				* sizeof(*n));
+
+			if (w->nran)
+				memcpy(n, w->ran, w->nran * sizeof(*n));
+			w->ran = n;
+			w->cap = cap;
+		}
+		w->ran[w->nran++] = r->target;
+		return;
+	}
+	if (r->pods && wg_map_get(wg_path_get(w->res->root,
+					      "metadata.annotations"),
+				  WG_ANNOTATION_WINDOWS)) {
+		/* the object says itself what its pods are */
+		wg_info(w->ctx, w->res, r->at, r->path, "names %s, which %s: "
+			"its pods are what annotation %s says, and wingen "
+			"cannot check the images they run against the build",
+			r->what, r->remote ? "comes from outside the stream"
+			: "is not in the stream", WG_ANNOTATION_WINDOWS);
+		return;
+	}
+	if (!r->pods)
+		wg_warning(w->ctx, w->res, r->at, r->path, "names %s, which "
+			   "is not in the stream: wingen cannot tell whether "
+			   "its templates run Windows images (their pods are "
+			   "placed by their own nodeSelector and "
+			   "tolerations); add it to the stream", r->what);
+	else
+		wg_warning(w->ctx, w->res, r->at, r->path, "names %s, which "
+			   "%s: wingen cannot see the images its pods run, so "
+			   "it neither places them on Windows nodes nor pins "
+			   "them to Linux; %s, or annotate the object %s: "
+			   "\"true\" (or \"false\")", r->what, r->remote
+			   ? "comes from outside the stream"
+			   : "is not in the stream", r->remote
+			   ? "render it into the stream"
+			   : "add it to the stream", WG_ANNOTATION_WINDOWS);
+}
+
+static bool was_run(const struct refs *w, const struct wg_resource *res)
+{
+	for (size_t i = 0; i < w->nran; i++)
+		if (w->ran[i] == res)
+			return true;
+	return false;
+}
+
+/* An object others run (a Task), with a Windows image, that no object of
+ * the stream runs: what places its pods is not there. */
+static void not_run(struct wg_ctx *ctx, struct wg_resources *list,
+		    struct wg_resource *res, const char *runners)
+{
+	struct hunt h;
+
+	if (!windows_images(ctx->profile, &list->arena, res, &h))
+		return;
+	wg_warning(ctx, res, h.first, h.first_path, "'%.*s' names Windows "
+		   "(%s), but no %s of the stream runs this %s, and it is "
+		   "they that place its pods: add the run, or give the runs "
+		   "that use it a pod template with nodeSelector %s: windows "
+		   "and the Windows taint's toleration", (int)h.first->len,
+		   h.first->u.str, h.why, runners,
+		   wg_scalar_dup(&list->arena, wg_map_get(res->root, "kind")),
+		   WG_LABEL_OS);
+}
+
+void wg_sel_unknown(struct wg_ctx *ctx, struct wg_resources *list)
+{
+	const struct wg_kind_set *kinds = &ctx->profile->kinds;
+	struct refs w = { ctx, list, NULL, NULL, 0, 0 };
+	const char *runners;
+
+	for (size_t i = 0; i < list->len; i++) {
+		struct wg_resource *res = list->items[i];
+		const struct wg_kind *k;
+
+		if ((res->flags & (WG_RES_DELETED | WG_RES_GENERATED))
+		    || !wg_is_map(res->root))
+			continue;
+		k = wg_kind_of(kinds, res);
+		if (!k || !k->shape)
+			continue;
+		w.res = res;
+		wg_podspec_refs(&list->arena, kinds, list, res, on_ref, &w);
+	}
+	for (size_t i = 0; i < list->len; i++) {
+		struct wg_resource *res = list->items[i];
+
+		if ((res->flags & (WG_RES_DELETED | WG_RES_GENERATED))
+		    || !wg_is_map(res->root) || wg_kind_of(kinds, res)
+		    || wg_select(ctx, list, res)->workload)
+			continue;
+		if (wg_podspec_named_kind(&list->arena, res, &runners)) {
+			if (!was_run(&w, res))
+				not_run(ctx, list, res, runners);
+			continue;
+		}
+		if (!unknown_template(ctx, list, res))
+			unknown_image(ctx, list, res);
+	}
 }

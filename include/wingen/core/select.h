@@ -158,7 +158,26 @@ struct wg_selection {
 				   default, the DaemonSet carries its own
 				   scheduling, and no RuntimeClass needs
 				   installing for it) */
+	/* A kind whose pods are decided apart (kinds.h: an Argo workflow's
+	 * templates, a PipelineRun's tasks, added after the fields above):
+	 * one selection per pod, parts[i] for pods[i] (its pods and pod are
+	 * that one pod); the object is then a Windows workload when one of
+	 * its pods is (build, why and reason the first such pod's), failed
+	 * when one is.  NULL for every other kind: read them through
+	 * wg_select_pod(). */
+	struct wg_selection *parts;
 };
+
+/*
+ * The selection that decides pod i of sel (sel->pods[i]): sel itself, or
+ * that pod's own for a kind whose pods are decided apart.  Transforms loop
+ * over sel->pods and ask this for each.
+ */
+static inline struct wg_selection *wg_select_pod(struct wg_selection *sel,
+						 size_t i)
+{
+	return sel->parts && i < sel->npods ? &sel->parts[i] : sel;
+}
 
 /*
  * The selection of res, computed on first use.  Never NULL; a resource
