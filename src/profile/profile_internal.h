@@ -90,6 +90,11 @@ struct raw_workload {
 	char *selector;
 	char *replicas;
 	bool *node_agent;
+	/* a shape (kinds.h): pods that are not PodTemplateSpecs */
+	char *pods;
+	char **containers;
+	unsigned containers_count;
+	char *fields[WG_POD_NFIELDS];	/* nodeSelector, tolerations, ... */
 };
 
 struct raw_profile {
@@ -139,6 +144,12 @@ enum wg_key_values {
 enum {
 	WG_KEY_REQUIRED = 1,	/* the meaning check requires it */
 	WG_KEY_NONEMPTY = 2,	/* a sequence that may not be empty */
+	WG_KEY_EITHER = 4,	/* one of the mapping's keys with this flag
+				   is required (workloads: templates or
+				   pods) */
+	WG_KEY_WITH_LAST = 8,	/* required when the mapping's last
+				   WG_KEY_EITHER key is given (pods needs
+				   containers and nodeSelector) */
 };
 
 struct wg_key_doc {

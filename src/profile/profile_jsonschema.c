@@ -401,6 +401,9 @@ static struct wg_node *mapping(struct gen *g, const cyaml_schema_field_t *fields
 	const struct wg_key_doc *docs = wg_profile_key_docs(fields);
 	struct wg_node *s = schema(g, text), *props = wg_node_new_map(g->arena);
 	struct wg_node *required = wg_node_new_seq(g->arena);
+	struct wg_node *either = wg_node_new_seq(g->arena);
+	struct wg_node *with_last = wg_node_new_seq(g->arena);
+	const char *last = NULL;
 	size_t mark = g->path.len;
 
 	put_str(g, s, "type", "object");
@@ -427,11 +430,36 @@ static struct wg_node *mapping(struct gen *g, const cyaml_schema_field_t *fields
 		    || (d->flags & WG_KEY_REQUIRED))
 			wg_seq_append(g->arena, required,
 				      str(g, fields[i].key));
+		if (d->flags & WG_KEY_EITHER) {
+			struct wg_node *one = wg_node_new_map(g->arena);
+			struct wg_node *req = wg_node_new_seq(g->arena);
+			struct wg_node *has = wg_node_new_map(g->arena);
+
+			/* ajv's strict mode wants a required key defined
+			 * beside it */
+			put(g, has, fields[i].key, wg_node_new_map(g->arena));
+			put(g, one, "properties", has);
+			wg_seq_append(g->arena, req, str(g, fields[i].key));
+			put(g, one, "required", req);
+			wg_seq_append(g->arena, either, one);
+			last = fields[i].key;
+		}
+		if (d->flags & WG_KEY_WITH_LAST)
+			wg_seq_append(g->arena, with_last,
+				      str(g, fields[i].key));
 		cut(&g->path, mark);
 	}
 	put(g, s, "properties", props);
 	if (required->len)
 		put(g, s, "required", required);
+	if (either->len)
+		put(g, s, "anyOf", either);
+	if (last && with_last->len) {
+		struct wg_node *dep = wg_node_new_map(g->arena);
+
+		put(g, dep, last, with_last);
+		put(g, s, "dependentRequired", dep);
+	}
 	put_true(g, s, "additionalProperties", false);
 	return s;
 }

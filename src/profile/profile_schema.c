@@ -207,9 +207,10 @@ MAPPING(linux, LINUX_KEYS);
 	K(CYAML_FIELD_SEQUENCE("templates", OPT, struct raw_workload,	\
 			       templates, &string_entry, 0,		\
 			       CYAML_UNLIMITED), 0,			\
-	  WG_KEY_REQUIRED | WG_KEY_NONEMPTY,				\
+	  WG_KEY_NONEMPTY | WG_KEY_EITHER,				\
 	  "Where its pod templates are, as dotted paths "		\
-	  "([spec.template]; [] for each item of a list).")		\
+	  "([spec.template]; [] for each item of a list); or give "	\
+	  "pods.")		\
 	K(STR("selector", struct raw_workload, selector), 0, 0,	\
 	  "Path of its label selector (spec.selector), when it has "	\
 	  "one.")							\
@@ -218,7 +219,32 @@ MAPPING(linux, LINUX_KEYS);
 	K(CYAML_FIELD_BOOL_PTR("nodeAgent", OPT, struct raw_workload,	\
 			       node_agent), 0, 0,			\
 	  "Whether it runs a pod on every node, as a DaemonSet "	\
-	  "(default: false).")
+	  "(default: false).")						\
+	K(STR("pods", struct raw_workload, pods), 0, WG_KEY_EITHER,	\
+	  "In place of templates, for pods that are not pod templates: " \
+	  "where they are (spec.jobs[]: each item one pod).")		\
+	K(CYAML_FIELD_SEQUENCE("containers", OPT, struct raw_workload,	\
+			       containers, &string_entry, 0,		\
+			       CYAML_UNLIMITED), 0,			\
+	  WG_KEY_NONEMPTY | WG_KEY_WITH_LAST,				\
+	  "With pods: where a pod's containers are, from the pod "	\
+	  "(container: one; steps[]: a list).")				\
+	K(STR("nodeSelector", struct raw_workload,			\
+	      fields[WG_POD_NODE_SELECTOR]), 0, WG_KEY_WITH_LAST,	\
+	  "With pods: where a pod's nodeSelector is, from the pod.")	\
+	K(STR("tolerations", struct raw_workload,			\
+	      fields[WG_POD_TOLERATIONS]), 0, 0,			\
+	  "With pods: where a pod's tolerations are, from the pod.")	\
+	K(STR("affinity", struct raw_workload, fields[WG_POD_AFFINITY]), \
+	  0, 0, "With pods: where a pod's affinity is, from the pod.")	\
+	K(STR("runtimeClassName", struct raw_workload,			\
+	      fields[WG_POD_RUNTIME_CLASS]), 0, 0,			\
+	  "With pods: where a pod's runtimeClassName is, from the pod.") \
+	K(STR("os", struct raw_workload, fields[WG_POD_OS]), 0, 0,	\
+	  "With pods: where a pod's os is, from the pod.")		\
+	K(STR("securityContext", struct raw_workload,			\
+	      fields[WG_POD_SECURITY_CONTEXT]), 0, 0,			\
+	  "With pods: where a pod's securityContext is, from the pod.")
 MAPPING(workload, WORKLOAD_KEYS);
 
 static const cyaml_schema_value_t workload_entry = {

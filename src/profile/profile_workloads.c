@@ -10,6 +10,15 @@
  *     replicas: spec.replicas       # optional
  *     nodeAgent: false              # optional: one pod per node
  *
+ * or, for pods that are not PodTemplateSpecs (kinds.h shapes), in place of
+ * templates:
+ *
+ *     pods: "spec.jobs[]"           # each item one pod
+ *     containers: [container, "sidecars[]"]   # from a pod: a map, a list
+ *     nodeSelector: nodeSelector    # from a pod; required
+ *     tolerations: tolerations      # optional, and affinity,
+ *                                   # runtimeClassName, os, securityContext
+ *
  * Every problem is reported at its key path; a kind that a built-in entry
  * already holds for one of its groups is an error (the table's row would
  * win without a word).
@@ -144,6 +153,135 @@ static bool field_path(struct wg_profile_loader *L, const char *base,
 	return true;
 }
 
+static const char *const field_keys[WG_POD_NFIELDS] = {
+	[WG_POD_NODE_SELECTOR] = "nodeSelector",
+	[WG_POD_TOLERATIONS] = "tolerations",
+	[WG_POD_AFFINITY] = "affinity",
+	[WG_POD_RUNTIME_CLASS] = "runtimeClassName",
+	[WG_POD_OS] = "os",
+	[WG_POD_SECURITY_CONTEXT] = "securityContext",
+};
+
+/* A container path: keys, and "[]" only at its end (every item of that
+ * list is a container). */
+static bool container_ok(const char *path, const char **why)
+{
+	const char *step;
+
+	if (!path_ok(path, true, why))
+		return false;
+	step = strstr(path, "[]");
+	if (step && step[2]) {
+		*why = "may end with [] (a list of containers) but hold no "
+		       "other";
+		return false;
+	}
+	return true;
+}
+
+static void report_at(struct wg_profile_loader *L, const char *base,
+		      const char *key, const char *msg)
+{
+	wg_profile_report(L, WG_SEV_ERROR, NULL,
+			  wg_arena_printf(&L->p->arena, "%s.%s", base, key),
+			  "%s", msg);
+}
+
+/* Keys of a shape on an entry of templates: an error at each. */
+static bool shape_keys_alone(struct wg_profile_loader *L, const char *base,
+			     const struct raw_workload *rw)
+{
+	bool ok = true;
+
+	if (rw->containers_count) {
+		report_at(L, base, "containers", "is for pods: a kind with "
+			  "templates has its containers in their spec");
+		ok = false;
+	}
+	for (int f = 0; f < WG_POD_NFIELDS; f++) {
+		if (!field_keys[f] || !rw->fields[f])
+			continue;
+		report_at(L, base, field_keys[f], "is for pods: a kind with "
+			  "templates has it in their spec");
+		ok = false;
+	}
+	return ok;
+}
+
+/*
+ * The entry's shape into k (pods, containers, the settings' paths); false
+ * after a reported problem.
+ */
+static bool shape(struct wg_profile_loader *L, const char *base,
+		  const struct raw_workload *rw, struct wg_kind *k)
+{
+	struct wg_pod_shape *sh = wg_arena_zalloc(&L->p->arena, sizeof(*sh));
+	const char *why;
+	bool ok = true;
+
+	if (rw->templates_count) {
+		report_at(L, base, "templates", "give templates (pod "
+			  "template paths) or pods (with containers and "
+			  "nodeSelector), not both");
+		return false;
+	}
+	if (!path_ok(rw->pods, true, &why)) {
+		wg_profile_report(L, WG_SEV_ERROR, NULL,
+				  wg_arena_printf(&L->p->arena, "%s.pods",
+						  base),
+				  "'%s' %s", rw->pods, why);
+		ok = false;
+	}
+	if (!rw->containers_count) {
+		report_at(L, base, "containers", "is missing: list where a "
+			  "pod's containers are, from the pod: a list "
+			  "(\"steps[]\") or one container (container)");
+		ok = false;
+	} else if (rw->containers_count > WG_SHAPE_MAX_CONTAINERS) {
+		wg_profile_report(L, WG_SEV_ERROR, NULL,
+				  wg_arena_printf(&L->p->arena,
+						  "%s.containers", base),
+				  "lists %u paths; wingen takes at most %d",
+				  rw->containers_count,
+				  WG_SHAPE_MAX_CONTAINERS);
+		ok = false;
+	}
+	for (unsigned i = 0; i < rw->containers_count
+			     && i < WG_SHAPE_MAX_CONTAINERS; i++) {
+		if (container_ok(rw->containers[i], &why)) {
+			sh->containers[i] = dup(L, rw->containers[i]);
+			continue;
+		}
+		wg_profile_report(L, WG_SEV_ERROR, NULL,
+				  wg_arena_printf(&L->p->arena,
+						  "%s.containers[%u]", base, i),
+				  "'%s' %s", rw->containers[i], why);
+		ok = false;
+	}
+	if (!rw->fields[WG_POD_NODE_SELECTOR]) {
+		report_at(L, base, "nodeSelector", "is missing: give where "
+			  "a pod's nodeSelector is, from the pod (wingen "
+			  "places Windows pods by it)");
+		ok = false;
+	}
+	for (int f = 0; f < WG_POD_NFIELDS; f++) {
+		if (!field_keys[f] || !rw->fields[f])
+			continue;
+		ok = field_path(L, base, field_keys[f], rw->fields[f], false,
+				&sh->fields[f]) && ok;
+	}
+	if (!ok)
+		return false;
+	sh->root = "";
+	sh->pods[0] = dup(L, rw->pods);
+	sh->body = "";
+	sh->own = "";
+	/* pods of one object are told apart: each is decided on its own */
+	sh->apart = true;
+	k->shape = sh;
+	return true;
+}
+
 /* Whether an earlier entry of the profile declares kind for a group of
  * groups; its index, or -1. */
 static long declared_before(const struct wg_kind *items, size_t n,
@@ -187,7 +325,12 @@ static bool entry(struct wg_profile_loader *L, size_t i,
 				  rw->kind ? rw->kind : "");
 		ok = false;
 	}
-	ok = templates(L, base, rw, k) && ok;
+	if (rw->pods) {
+		ok = shape(L, base, rw, k) && ok;
+	} else {
+		ok = templates(L, base, rw, k) && ok;
+		ok = shape_keys_alone(L, base, rw) && ok;
+	}
 	ok = field_path(L, base, "selector", rw->selector, false,
 			&k->selector) && ok;
 	ok = field_path(L, base, "replicas", rw->replicas, true, &k->pods)

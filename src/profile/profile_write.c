@@ -146,6 +146,25 @@ static struct wg_node *windows(struct wg_arena *a, const struct wg_profile *p)
 	return w;
 }
 
+/* A declared shape, as workloads: reads it (pods, containers, the
+ * settings' paths in wg_pod_field_keys' order, as the schema names
+ * them). */
+static void shape(struct wg_arena *a, struct wg_node *m,
+		  const struct wg_pod_shape *sh)
+{
+	struct wg_node *c = wg_node_new_seq(a);
+
+	wg_map_set(a, m, "pods", str(a, sh->pods[0]));
+	for (size_t j = 0; j < WG_SHAPE_MAX_CONTAINERS && sh->containers[j];
+	     j++)
+		wg_seq_append(a, c, str(a, sh->containers[j]));
+	wg_map_set(a, m, "containers", c);
+	for (int f = 0; f < WG_POD_NFIELDS; f++)
+		if (sh->fields[f])
+			wg_map_set(a, m, wg_pod_field_keys[f],
+				   str(a, sh->fields[f]));
+}
+
 /* The declared kinds, as workloads: reads them. */
 static struct wg_node *workloads(struct wg_arena *a, const struct wg_profile *p)
 {
@@ -158,10 +177,14 @@ static struct wg_node *workloads(struct wg_arena *a, const struct wg_profile *p)
 
 		wg_map_set(a, m, "group", str(a, k->groups));
 		wg_map_set(a, m, "kind", str(a, k->kind));
-		for (size_t j = 0; j < WG_KIND_MAX_TEMPLATES && k->templates[j];
-		     j++)
-			wg_seq_append(a, t, str(a, k->templates[j]));
-		wg_map_set(a, m, "templates", t);
+		if (k->shape) {
+			shape(a, m, k->shape);
+		} else {
+			for (size_t j = 0; j < WG_KIND_MAX_TEMPLATES
+					   && k->templates[j]; j++)
+				wg_seq_append(a, t, str(a, k->templates[j]));
+			wg_map_set(a, m, "templates", t);
+		}
 		if (k->selector)
 			wg_map_set(a, m, "selector", str(a, k->selector));
 		if (k->pods)
