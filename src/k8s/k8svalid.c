@@ -7,6 +7,33 @@
 #include "wingen/k8s/podcheck.h"
 #include "wingen/yaml/scalar.h"
 
+bool wg_k8s_placeholder(const struct wg_node *v)
+{
+	const char *s;
+	size_t len;
+
+	if (!wg_is_scalar(v))
+		return false;
+	s = v->u.str;
+	len = v->len;
+	for (size_t i = 0; i + 3 < len; i++) {
+		size_t k = i + 2;
+
+		if (s[i] != '$' || s[i + 1] != '{'
+		    || !(s[k] == '_' || (s[k] >= 'A' && s[k] <= 'Z')
+			 || (s[k] >= 'a' && s[k] <= 'z')))
+			continue;
+		while (k < len && (s[k] == '_' || (s[k] >= 'A' && s[k] <= 'Z')
+				   || (s[k] >= 'a' && s[k] <= 'z')
+				   || (s[k] >= '0' && s[k] <= '9')))
+			k++;
+		if (k < len && (s[k] == '}' || strchr(":-=?+/%#^,", s[k]))
+		    && memchr(s + k, '}', len - k))
+			return true;
+	}
+	return false;
+}
+
 struct check {
 	struct wg_ctx *ctx;
 	const struct wg_resource *res;
@@ -16,9 +43,13 @@ struct check {
 	size_t bad;
 };
 
+/* A violation at node, unless node holds a placeholder (judged once it
+ * is substituted). */
 static void bad(struct check *c, const struct wg_node *node, const char *path,
 		const char *msg)
 {
+	if (wg_k8s_placeholder(node))
+		return;
 	wg_error(c->ctx, c->res, node, path, "%s", msg);
 	c->bad++;
 }
@@ -67,7 +98,7 @@ static void check_node_selector(struct check *c)
 
 		/* a shared key (build and check share them) has no
 		 * position: its string value sits on its line */
-		if (!wg_is_label_key(key))
+		if (!wg_is_label_key(key) && !wg_k8s_placeholder(k))
 			bad(c, wg_node_has_pos(k) ? k : v,
 			    spec_path(c, "nodeSelector", key),
 			    "is not a valid label key");

@@ -11,6 +11,7 @@
 
 #include "k8s_internal.h"
 #include "podview.h"
+#include "wingen/k8s/k8svalid.h"
 
 enum want { MAP, LIST, STR, BOOL, INT, MAP_OF_STR, LIST_OF_STR };
 
@@ -85,7 +86,13 @@ static const struct wg_node *field(struct shape *s, const struct wg_node *m,
 	if (wg_node_is_null(v))
 		return NULL;
 	mark = push(&s->path, key);
-	if (!fits(v, w)) {
+	if (!fits(v, w) && wg_k8s_placeholder(v)) {
+		/* ${NAME}: a template's, filled in before kubectl reads it */
+		wg_warning(s->ctx, s->res, v, s->path.buf, "holds a placeholder "
+			   "('%.*s'): read as unset until it is substituted",
+			   (int)v->len, v->u.str);
+		v = NULL;
+	} else if (!fits(v, w)) {
 		bad(s, v, what[w]);
 		v = NULL;
 	} else if (w == MAP_OF_STR) {

@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "wingen/k8s/k8svalid.h"
 #include "wingen/k8s/labelsel.h"
 
 /* maxGMSACredentialSpecLength: 64 KiB, in bytes. */
@@ -110,8 +111,17 @@ struct job {
 	size_t bad;
 };
 
+/* A violation at n; a warning when n holds a placeholder (${NAME}: an
+ * envsubst template's, judged once substituted; k8svalid.h). */
 static void bad(struct job *j, const struct wg_node *n, const char *msg)
 {
+	if (wg_k8s_placeholder(n)) {
+		wg_warning(j->ctx, j->res, n, j->path.buf, "holds a "
+			   "placeholder ('%.*s'), so it is not checked until "
+			   "it is substituted: %s", (int)n->len, n->u.str,
+			   msg);
+		return;
+	}
 	wg_error(j->ctx, j->res, n, j->path.buf, "%s", msg);
 	j->bad++;
 }
@@ -227,7 +237,7 @@ static void host_process_pod(struct job *j)
 		}
 	}
 	net = wg_map_get(spec, "hostNetwork");
-	if (hp && !wg_node_true(net)) {
+	if (hp && !wg_node_true(net) && !wg_k8s_placeholder(net)) {
 		wg_podspec_path(&j->path, j->ps, "hostNetwork",
 				(const char *)NULL);
 		bad(j, net ? net : spec, "must be true in a HostProcess pod");

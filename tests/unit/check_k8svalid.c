@@ -150,6 +150,16 @@ static const struct {
 	  "      windowsOptions: {}\n", 1,
 	  "windows options cannot be set for a linux pod",
 	  "spec.initContainers[0].securityContext.windowsOptions" },
+	/* a placeholder is judged once substituted (envsubst, clusterctl) */
+	{ "  nodeSelector: {pool: '${POOL}'}\n  runtimeClassName: ${RC}\n"
+	  "  tolerations:\n  - {key: os, value: '${OS_VALUE:-windows}'}\n"
+	  "  securityContext:\n    windowsOptions:\n"
+	  "      gmsaCredentialSpecName: ${CREDSPECRESOURCE}\n"
+	  "      runAsUserName: '${USER}'\n", 0, "not checked until it is "
+	  "substituted",
+	  "spec.securityContext.windowsOptions.gmsaCredentialSpecName" },
+	{ "  runtimeClassName: $RC\n", 1, "must be a DNS subdomain",
+	  "spec.runtimeClassName" },
 	/* without os.name, none of those rules apply */
 	{ "  hostPID: true\n  securityContext:\n"
 	  "    windowsOptions: {runAsUserName: x}\n    runAsUser: 0\n", 0, "",
@@ -166,6 +176,31 @@ START_TEST(test_rules)
 		      n, msg);
 	ck_assert_msg(strstr(msg, cases[_i].message), "case %d: %s", _i, msg);
 	ck_assert_str_eq(field, cases[_i].field);
+}
+END_TEST
+
+START_TEST(test_placeholders)
+{
+	static const struct {
+		const char *text;
+		bool placeholder;
+	} texts[] = {
+		{ "${CREDSPECRESOURCE}", true }, { "x-${NAME}-y", true },
+		{ "${KUBERNETES_VERSION/+/_}", true }, { "${A:=b}", true },
+		{ "${_x1}", true }, { "$NAME", false }, { "${}", false },
+		{ "${1A}", false }, { "${NAME", false }, { "{{ .Values.x }}", false },
+		{ "plain", false }, { "${a b}", false },
+	};
+	struct wg_arena a = WG_ARENA_INIT;
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(*texts); i++) {
+		struct wg_node *n = wg_node_new_str(&a, texts[i].text);
+
+		ck_assert_msg(wg_k8s_placeholder(n) == texts[i].placeholder,
+			      "%s", texts[i].text);
+	}
+	ck_assert(!wg_k8s_placeholder(wg_node_new_map(&a)));
+	wg_arena_release(&a);
 }
 END_TEST
 
@@ -471,6 +506,7 @@ static Suite *k8svalid_suite(void)
 
 	tcase_add_loop_test(tc, test_rules, 0,
 			    sizeof(cases) / sizeof(cases[0]));
+	tcase_add_test(tc, test_placeholders);
 	tcase_add_test(tc, test_not_a_workload);
 	tcase_add_test(tc, test_golden_outputs_valid);
 	tcase_add_test(tc, test_stray_detector);
