@@ -82,12 +82,17 @@ const char *wg_sel_build_label(struct wg_arena *arena,
 	return wg_arena_printf(arena, "%s/%s", b->release->name, b->arch);
 }
 
+/* The builds of p as the annotations name them: a release, or the
+ * RuntimeClass of a build whose release an earlier build has. */
 static void list_builds(struct wg_buf *out, const struct wg_profile *p)
 {
 	for (size_t i = 0; i < p->nbuilds; i++) {
+		const struct wg_build *b = &p->builds[i];
+
 		if (i)
 			wg_buf_addstr(out, ", ");
-		wg_buf_addstr(out, p->builds[i].release->name);
+		wg_buf_addstr(out, wg_profile_find_build(p, b->release->name)
+			      == b ? b->release->name : b->runtime_class);
 	}
 }
 
