@@ -14,17 +14,110 @@
 #include "wingen/base/alloc.h"
 #include "wingen/base/output.h"
 #include "wingen/base/udiff.h"
+#include "wingen/core/pipeline.h"
+#include "wingen/core/plugin.h"
 #include "wingen/migrate/chart.h"
 
-static int chain(void *arg, struct wg_ctx *ctx, struct wg_resources *list)
+/* Plugins whose changes spec.os.name brings: the field, and the removals
+ * the API server then requires (docs/transforms.md). */
+static bool os_step(const struct wg_plugin *pl)
 {
-	return wg_cli_run_chain_mode(ctx, arg, list, WG_RC_NONE);
+	return pl == wg_plugin_find("pod-os")
+	       || pl == wg_plugin_find("windows-security");
+}
+
+static int chain(void *arg, struct wg_ctx *ctx, struct wg_resources *list,
+		 bool without_os)
+{
+	const struct wg_profile *p = arg;
+	struct wg_profile q;
+	struct wg_step *steps;
+	size_t n = 0;
+	int rc;
+
+	if (!without_os)
+		return wg_cli_run_chain_mode(ctx, p, list, WG_RC_NONE);
+	steps = wg_xcalloc(p->nsteps + 1, sizeof(*steps));
+	for (size_t i = 0; i < p->nsteps; i++)
+		if (!os_step(p->steps[i].plugin))
+			steps[n++] = p->steps[i];
+	q = *p;
+	q.steps = steps;
+	q.nsteps = n;
+	rc = wg_cli_run_chain_mode(ctx, &q, list, WG_RC_NONE);
+	free(steps);
+	return rc;
+}
+
+static void add_once(struct wg_pathlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->len; i++)
+		if (strcmp(l->items[i], s) == 0)
+			return;
+	wg_pathlist_add(l, s);
 }
 
 static bool differs(const struct wg_chart_write *w)
 {
 	return !w->old || w->old_len != w->len
 	       || memcmp(w->old, w->text, w->len) != 0;
+}
+
+/* One chart's line of the summary. */
+static void summary(const char *chart, const struct wg_chart_result *r,
+		    bool diff, const char *helm)
+{
+	if (!r->objects) {
+		fprintf(stderr, "migrate: chart %s needs no change (rendered "
+			"with %s", chart, helm);
+		if (r->without_os)
+			fprintf(stderr, "; spec.os.name left out of %zu "
+				"object%s, as the warnings say",
+				r->without_os, r->without_os == 1 ? "" : "s");
+		fputs(")\n", stderr);
+		return;
+	}
+	fprintf(stderr, "migrate: chart %s: %zu object%s changed; %s %zu "
+		"values key%s", chart, r->objects, r->objects == 1 ? "" : "s",
+		diff ? "would set" : "set", r->keys, r->keys == 1 ? "" : "s");
+	if (r->keys)
+		fprintf(stderr, " in %s", r->writes[0].path);
+	if (r->templates)
+		fprintf(stderr, ", %s the literal YAML of %zu template%s",
+			diff ? "would edit" : "edited", r->templates,
+			r->templates == 1 ? "" : "s");
+	fputs(" (proved by a second helm template)\n", stderr);
+}
+
+/*
+ * No RuntimeClass goes into a chart: say which ones the charts' pods
+ * name, which the cluster needs before they start (a pod naming a
+ * missing one is rejected at admission).
+ */
+static void runtime_classes(const struct wg_chart_result *res, size_t n)
+{
+	struct wg_pathlist names = { 0 }, made = { 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < res[i].runtime_classes.len; k++)
+			add_once(&names, res[i].runtime_classes.items[k]);
+		for (size_t k = 0; k < res[i].made_runtime_classes.len; k++)
+			add_once(&made, res[i].made_runtime_classes.items[k]);
+	}
+	if (!names.len) {
+		fprintf(stderr, "migrate: no RuntimeClass is written into a "
+			"chart; install them once per cluster: wingen "
+			"runtimeclasses [PROFILE] | kubectl apply -f -\n");
+	} else {
+		fprintf(stderr, "migrate: the chart's pods name RuntimeClass");
+		for (size_t k = 0; k < names.len; k++)
+			fprintf(stderr, "%s %s", k ? "," : "", names.items[k]);
+		fprintf(stderr, "; no RuntimeClass is written into a chart: "
+			"install them once per cluster: wingen runtimeclasses "
+			"[PROFILE] | kubectl apply -f -\n");
+	}
+	wg_pathlist_release(&names);
+	wg_pathlist_release(&made);
 }
 
 int wg_cli_migrate_charts(struct wg_ctx *ctx, const struct wg_profile *p,
@@ -86,32 +179,10 @@ int wg_cli_migrate_charts(struct wg_ctx *ctx, const struct wg_profile *p,
 		}
 		free(up);
 	}
-	for (size_t i = 0; rc == WG_EXIT_OK && i < charts->len; i++) {
-		const char *verb = co->diff ? "would set" : "set";
-
-		if (!res[i].objects) {
-			fprintf(stderr, "migrate: chart %s needs no change "
-				"(rendered with %s)\n", charts->items[i],
-				o.helm);
-			continue;
-		}
-		fprintf(stderr, "migrate: chart %s: %zu object%s changed; %s "
-			"%zu values key%s", charts->items[i], res[i].objects,
-			res[i].objects == 1 ? "" : "s", verb, res[i].keys,
-			res[i].keys == 1 ? "" : "s");
-		if (res[i].keys)
-			fprintf(stderr, " in %s", res[i].writes[0].path);
-		if (res[i].templates)
-			fprintf(stderr, ", %s %zu template%s' literal YAML",
-				co->diff ? "would edit" : "edited",
-				res[i].templates,
-				res[i].templates == 1 ? "" : "s");
-		fputs(" (proved by a second helm template)\n", stderr);
-	}
+	for (size_t i = 0; rc == WG_EXIT_OK && i < charts->len; i++)
+		summary(charts->items[i], &res[i], co->diff, o.helm);
 	if (rc == WG_EXIT_OK)
-		fprintf(stderr, "migrate: no RuntimeClass is written into a "
-			"chart; install them once per cluster: wingen "
-			"runtimeclasses [PROFILE] | kubectl apply -f -\n");
+		runtime_classes(res, charts->len);
 	for (size_t i = 0; i < charts->len; i++)
 		wg_chart_result_release(&res[i]);
 	free(res);

@@ -50,9 +50,11 @@ static void add_key(struct scan *s, const char *key, size_t len)
 static void scan_text(struct scan *s, const char *text, size_t len,
 		      unsigned depth);
 
-/* The define named at p ("NAME" after include/template), scanned. */
-static void follow(struct scan *s, const char *q, const char *end,
-		   unsigned depth)
+/* The define whose quoted name follows q (after include/template and
+ * blanks), or NULL. */
+static const struct wg_chart_define *define_named(const struct wg_chart *c,
+						  const char *q,
+						  const char *end)
 {
 	const char *name, *name_end;
 	size_t n;
@@ -60,34 +62,86 @@ static void follow(struct scan *s, const char *q, const char *end,
 	while (q < end && (*q == ' ' || *q == '\t'))
 		q++;
 	if (q >= end || *q != '"')
-		return;
+		return NULL;
 	name = q + 1;
 	name_end = memchr(name, '"', (size_t)(end - name));
 	if (!name_end)
-		return;
+		return NULL;
 	n = (size_t)(name_end - name);
-	for (size_t i = 0; i < s->nvisited; i++)
-		if (strlen(s->visited[i]) == n
-		    && memcmp(s->visited[i], name, n) == 0)
-			return;
-	for (size_t i = 0; i < s->c->ndefines; i++) {
-		const struct wg_chart_define *d = &s->c->defines[i];
+	for (size_t i = 0; i < c->ndefines; i++)
+		if (strlen(c->defines[i].name) == n
+		    && memcmp(c->defines[i].name, name, n) == 0)
+			return &c->defines[i];
+	return NULL;
+}
 
-		if (strlen(d->name) != n || memcmp(d->name, name, n) != 0)
-			continue;
-		if (s->nvisited == MAX_VISITED)
-			return;
-		s->visited[s->nvisited++] = d->name;
-		scan_text(s, d->body, d->len, depth + 1);
+/* Whether p starts an "include " or "template " call (not the tail of a
+ * longer word); *args is where its arguments begin. */
+static bool call_at(const char *text, const char *p, const char *end,
+		    const char **args)
+{
+	if (p > text && ident(p[-1]))
+		return false;
+	if (*p == 'i' && (size_t)(end - p) > 8 && memcmp(p, "include ", 8) == 0)
+		*args = p + 8;
+	else if (*p == 't' && (size_t)(end - p) > 9
+		 && memcmp(p, "template ", 9) == 0)
+		*args = p + 9;
+	else
+		return false;
+	return true;
+}
+
+/* The define named after q, scanned (once per run). */
+static void follow(struct scan *s, const char *q, const char *end,
+		   unsigned depth)
+{
+	const struct wg_chart_define *d = define_named(s->c, q, end);
+
+	if (!d)
 		return;
-	}
+	for (size_t i = 0; i < s->nvisited; i++)
+		if (s->visited[i] == d->name)
+			return;
+	if (s->nvisited == MAX_VISITED)
+		return;
+	s->visited[s->nvisited++] = d->name;
+	scan_text(s, d->body, d->len, depth + 1);
+}
+
+size_t wg_chart_spans(const struct wg_chart *c, const struct wg_chart_tpl *t,
+		      const char *b, const char *e,
+		      struct wg_chart_span *out, size_t cap)
+{
+	size_t n = 0;
+
+	if (!cap)
+		return 0;
+	out[n++] = (struct wg_chart_span){ t, b, e };
+	for (size_t i = 0; i < n; i++)
+		for (const char *p = out[i].b, *args; p < out[i].e; p++) {
+			const struct wg_chart_define *d;
+			bool seen = false;
+
+			if (!call_at(out[i].b, p, out[i].e, &args)
+			    || !(d = define_named(c, args, out[i].e))
+			    || d->tpl >= c->ntpls)
+				continue;
+			for (size_t j = 1; j < n && !seen; j++)
+				seen = out[j].b == d->body;
+			if (!seen && n < cap)
+				out[n++] = (struct wg_chart_span){
+					&c->tpls[d->tpl], d->body,
+					d->body + d->len };
+		}
+	return n;
 }
 
 static void scan_text(struct scan *s, const char *text, size_t len,
 		      unsigned depth)
 {
 	static const char values[] = ".Values.";
-	const char *end = text + len;
+	const char *end = text + len, *args;
 	size_t flen = strlen(s->field);
 
 	if (depth > 16)
@@ -109,13 +163,8 @@ static void scan_text(struct scan *s, const char *text, size_t len,
 			    && memcmp(last, s->field, flen) == 0)
 				add_key(s, k, (size_t)(q - k));
 			p = q - 1;
-		} else if ((*p == 'i' && (size_t)(end - p) > 8
-			    && memcmp(p, "include ", 8) == 0)
-			   || (*p == 't' && (size_t)(end - p) > 9
-			       && memcmp(p, "template ", 9) == 0)) {
-			if (p > text && ident(p[-1]))
-				continue;
-			follow(s, p + (*p == 'i' ? 8 : 9), end, depth);
+		} else if (call_at(text, p, end, &args)) {
+			follow(s, args, end, depth);
 		}
 	}
 }

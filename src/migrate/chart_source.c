@@ -163,6 +163,7 @@ static void scan_defines(struct wg_chart *c, const char *text, size_t len,
 		c->defines[c->ndefines].body = close;
 		c->defines[c->ndefines].len =
 			(size_t)((q && q < end ? q : end) - close);
+		c->defines[c->ndefines].tpl = c->ntpls - 1;
 		c->ndefines++;
 		p = close;
 	}

@@ -1,6 +1,7 @@
 /* Chart migration without Helm: the render's Source comments, the values
  * arguments, the chart on disk (tests/data/helm/charts), values hooks,
  * and the values edits (merged, as an overlay, as text edits). */
+#define _GNU_SOURCE	/* memmem */
 #include <string.h>
 
 #include "testutil.h"
@@ -157,6 +158,38 @@ START_TEST(a_file_of_several_objects_reads_its_own_part)
 	ck_assert_uint_eq(wg_chart_hook_keys(&chart, t, "Deployment", 0, 1,
 					     "os", &arena, keys, 4), 1);
 	ck_assert_str_eq(keys[0], "web.os");
+	unload();
+}
+END_TEST
+
+/* An object's YAML comes from its template's part and the named templates
+ * that part includes, in another file (aws-ebs-csi-driver's
+ * _node-windows.tpl): the spans say which file holds each. */
+START_TEST(spans_follow_includes_into_their_files)
+{
+	struct wg_chart_span spans[8];
+	const struct wg_chart_tpl *t;
+	size_t n;
+
+	load("named");
+	t = wg_chart_tpl_find(&chart, "templates/node-windows.yaml");
+	ck_assert_ptr_nonnull(t);
+	n = wg_chart_spans(&chart, t, t->text, t->text + t->len, spans, 8);
+	/* the part, then "node-windows" once though it is included twice */
+	ck_assert_uint_eq(n, 2);
+	ck_assert_ptr_eq(spans[0].t, t);
+	ck_assert_str_eq(spans[1].t->rel, "templates/_node-windows.tpl");
+	ck_assert_ptr_nonnull(memmem(spans[1].b, (size_t)(spans[1].e
+				     - spans[1].b), "containers:", 11));
+	ck_assert_ptr_null(memmem(spans[0].b, (size_t)(spans[0].e
+				  - spans[0].b), "containers:", 11));
+	/* no room: the part alone */
+	ck_assert_uint_eq(wg_chart_spans(&chart, t, t->text, t->text + t->len,
+					 spans, 1), 1);
+	/* a template that includes nothing: itself */
+	t = wg_chart_tpl_find(&chart, "templates/node.yaml");
+	ck_assert_uint_eq(wg_chart_spans(&chart, t, t->text, t->text + t->len,
+					 spans, 8), 1);
 	unload();
 }
 END_TEST
@@ -473,6 +506,7 @@ static Suite *chart_suite(void)
 	tcase_add_test(tc, set_values_read_as_helm_reads_them);
 	tcase_add_test(tc, hooks_through_named_templates);
 	tcase_add_test(tc, a_file_of_several_objects_reads_its_own_part);
+	tcase_add_test(tc, spans_follow_includes_into_their_files);
 	tcase_add_test(tc, pick_prefers_the_component_key);
 	tcase_add_test(tc, edits_merge_and_conflict);
 	tcase_add_test(tc, values_edited_as_text_keep_comments);

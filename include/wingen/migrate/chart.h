@@ -7,6 +7,7 @@
 #include "wingen/base/arena.h"
 #include "wingen/base/buf.h"
 #include "wingen/base/ctx.h"
+#include "wingen/base/input.h"
 #include "wingen/yaml/node.h"
 #include "wingen/yaml/resource.h"
 
@@ -25,7 +26,12 @@
  *   chart_hooks.c    which values key feeds a pod-spec field of a template
  *   chart_values.c   the values edits: an overlay file, or values.yaml
  *                    edited as text (comments kept)
- *   chart_migrate.c  the whole run: render, chain, map, verify
+ *   chart_tpledit.c  template literal edits
+ *   chart_migrate.c  the whole run, with chart_render.c (the renders,
+ *                    each object's origin, messages moved to template
+ *                    lines), chart_map.c (changes to values keys and
+ *                    literal edits) and chart_proof.c (the second
+ *                    render): src/migrate/chart_internal.h
  */
 
 /* ---- running helm (chart_helm.c) -------------------------------------- */
@@ -94,6 +100,7 @@ struct wg_chart_define {
 	char *name;
 	const char *body;
 	size_t len;
+	size_t tpl;		/* the file defining it: an index of tpls */
 };
 
 struct wg_chart {
@@ -238,6 +245,26 @@ size_t wg_chart_hook_keys(const struct wg_chart *c,
 			  struct wg_arena *arena, const char **out,
 			  size_t cap);
 
+/*
+ * A piece of template text an object's YAML may come from: the part of
+ * its own template that wrote it, or the body of a named template that
+ * part includes.
+ */
+struct wg_chart_span {
+	const struct wg_chart_tpl *t;	/* the file holding it */
+	const char *b, *e;		/* in t->text */
+};
+
+/*
+ * The spans of the object written by [b, e) of t: that part first, then
+ * the body of every named template it includes ("include" or "template"
+ * with a quoted name), transitively, each once, in order of first use.
+ * Returns how many (at most cap).
+ */
+size_t wg_chart_spans(const struct wg_chart *c, const struct wg_chart_tpl *t,
+		      const char *b, const char *e,
+		      struct wg_chart_span *out, size_t cap);
+
 /* How many "---" parts of a template's text hold "kind: KIND". */
 size_t wg_chart_tpl_segments(const struct wg_chart_tpl *t, const char *kind);
 
@@ -351,10 +378,15 @@ enum wg_chart_mode {
 	WG_CHART_VALUES_OUT,	/* an overlay values file; chart untouched */
 };
 
-/* Runs the chain over list (the command's profile, post-renderer mode:
- * no RuntimeClass per release).  Returns 0 or -1; diagnostics on ctx. */
+/*
+ * Runs the chain over list (the command's profile, post-renderer mode:
+ * no RuntimeClass per release).  without_os: without setting
+ * spec.os.name and the removals it forces (for an object whose template
+ * writes those fields in a way no edit can remove).  Returns 0 or -1;
+ * diagnostics on ctx.
+ */
 typedef int (*wg_chart_chain_fn)(void *arg, struct wg_ctx *ctx,
-				 struct wg_resources *list);
+				 struct wg_resources *list, bool without_os);
 
 struct wg_chart_opts {
 	const char *helm;		/* wg_helm_binary() */
@@ -382,6 +414,13 @@ struct wg_chart_result {
 	size_t keys;		/* values keys set */
 	size_t templates;	/* templates edited (--in-place, --diff) */
 	size_t renders;		/* helm template runs */
+	size_t without_os;	/* objects migrated without spec.os.name
+				   (warned) */
+	struct wg_pathlist runtime_classes;	/* the RuntimeClasses the
+				   chart's pods name once migrated */
+	struct wg_pathlist made_runtime_classes;	/* those the chain
+				   made beyond the profile's builds (one
+				   for workloads on several builds) */
 };
 
 /*
