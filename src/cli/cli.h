@@ -7,6 +7,7 @@
 
 #include "wingen/base/ctx.h"
 #include "wingen/base/input.h"
+#include "wingen/core/run.h"
 #include "wingen/k8s/nodes.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/resource.h"
@@ -181,26 +182,11 @@ int wg_cli_print_profile(struct wg_ctx *ctx, const struct wg_profile *p,
 			 const char *path);
 
 /*
- * Runs p's chain of plugins over list, with ctx->profile set to p: the one
- * place where a profile becomes a pipeline (run.c).  Returns
- * wg_pipeline_run()'s status; diagnostics are on ctx.  An object that is
- * in list twice (the same API group, kind, namespace and name) is an
- * error first (k8s/identity.h).
+ * Runs p's chain of plugins over list: wg_run_chain() (core/run.h, the
+ * one place where a profile becomes a pipeline) with the whole chain.
  */
 int wg_cli_run_chain(struct wg_ctx *ctx, const struct wg_profile *p,
 		     struct wg_resources *list);
-
-/*
- * Which part of the chain runs: RuntimeClasses are cluster-scoped and
- * belong to no Helm release, so a post-renderer emits none (the
- * workloads only name them; cluster admins install them once) and
- * "wingen runtimeclasses" emits nothing else.
- */
-enum wg_rc_mode {
-	WG_RC_ALL,	/* the profile's chain as written */
-	WG_RC_NONE,	/* without the runtime-class generator */
-	WG_RC_ONLY,	/* the runtime-class generator alone */
-};
 
 /* wg_cli_run_chain() with the chain cut down by mode. */
 int wg_cli_run_chain_mode(struct wg_ctx *ctx, const struct wg_profile *p,
