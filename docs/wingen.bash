@@ -32,7 +32,7 @@ _wingen_retarget()
 	compopt -o nospace 2>/dev/null
 }
 
-_wingen_commands="build builds check fn fmt init migrate runtimeclasses completion schema version help"
+_wingen_commands="build builds check fn fmt init migrate runtimeclasses completion schema serve version help"
 _wingen_releases="ltsc2016 1607 2016 1709 1803 ltsc2019 1809 2019 1903 1909 2004 20H2 ltsc2022 2022 21H2 23H2 ltsc2025 2025 24H2"
 
 _wingen()
@@ -201,6 +201,42 @@ _wingen()
 	"schema --output-file")
 		_wingen_files -f
 		return ;;
+	"serve --tls-cert-file")
+		_wingen_files -f
+		return ;;
+	"serve --tls-private-key-file")
+		_wingen_files -f
+		return ;;
+	"serve --port")
+		COMPREPLY=()
+		return ;;
+	"serve --address")
+		COMPREPLY=()
+		return ;;
+	"serve --kinds")
+		_wingen_files -f
+		return ;;
+	"serve --log-format")
+		_wingen_words "text json"
+		return ;;
+	"serve --log-level")
+		_wingen_words "debug info warn error"
+		return ;;
+	"serve --threads")
+		COMPREPLY=()
+		return ;;
+	"serve --max-connections")
+		COMPREPLY=()
+		return ;;
+	"serve --idle-timeout")
+		_wingen_files -f
+		return ;;
+	"serve --shutdown-delay")
+		_wingen_files -f
+		return ;;
+	"serve --shutdown-timeout")
+		_wingen_files -f
+		return ;;
 	"version -o"|"version --output")
 		_wingen_words "text json"
 		return ;;
@@ -222,6 +258,7 @@ _wingen()
 		runtimeclasses) _wingen_words "-o --output --output-file --templates --load-restrictor -h --help" ;;
 		completion) _wingen_words "--output-file -h --help" ;;
 		schema) _wingen_words "-o --output --output-file -h --help" ;;
+		serve) _wingen_words "--tls-cert-file --tls-private-key-file --port --address --audit --kinds --log-format --log-level --threads --max-connections --idle-timeout --shutdown-delay --shutdown-timeout -h --help" ;;
 		version) _wingen_words "-o --output --output-file --short -h --help" ;;
 		help) _wingen_words "-h --help" ;;
 		esac
@@ -244,6 +281,9 @@ _wingen()
 		;;
 	completion)
 		_wingen_words "bash zsh fish"
+		;;
+	serve)
+		_wingen_files -f
 		;;
 	help)
 		_wingen_words "$_wingen_commands plugins"

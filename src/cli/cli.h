@@ -286,6 +286,7 @@ int wg_cmd_migrate(int argc, char **argv);
 int wg_cmd_runtimeclasses(int argc, char **argv);
 int wg_cmd_schema(int argc, char **argv);
 int wg_cmd_completion(int argc, char **argv);
+int wg_cmd_serve(int argc, char **argv);
 int wg_cmd_version(int argc, char **argv);
 int wg_cmd_help(int argc, char **argv);
 

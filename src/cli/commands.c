@@ -367,6 +367,59 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
+		"serve", wg_cmd_serve,
+		"serve [PROFILE] --tls-cert-file FILE --tls-private-key-file "
+		"FILE [--port N] [--address ADDR] [--audit] [--kinds LIST] "
+		"[--log-format text|json]",
+		"Serve the profile as an admission webhook (HTTPS).",
+		"The profile at admission time, for the pods no render step\n"
+		"sees (operators, controllers, CI runners, kubectl run): the\n"
+		"API server sends each new Pod in an AdmissionReview, and the\n"
+		"profile's chain (the code build runs, without RuntimeClasses)\n"
+		"answers with a JSON Patch that makes the pod what wingen build\n"
+		"makes of it.  Without PROFILE (or with -) the embedded default.\n"
+		"  POST /mutate     the patch; a conflict build calls an error is\n"
+		"                   allowed: false naming the field; warnings\n"
+		"                   go to the kubectl user\n"
+		"  POST /validate   no patch: what the chain would change, or\n"
+		"                   an error, is denied\n"
+		"  GET /healthz, /readyz (not ready until the profile and the\n"
+		"                   certificate load; not while stopping),\n"
+		"                   /metrics (Prometheus)\n"
+		"The profile and the certificate are reloaded on SIGHUP and when\n"
+		"their files change (a kubelet swaps a mounted ConfigMap or\n"
+		"Secret); one that does not load keeps the old one, is logged\n"
+		"and counted.  SIGTERM stops taking connections, lets requests\n"
+		"in flight finish and exits 0.  One log line per request on\n"
+		"stderr.  See docs/serve.md and deploy/helm/wingen.\n\n"
+		"options:\n"
+		"      --tls-cert-file FILE   PEM certificate (then its chain) for\n"
+		"                           the webhook's Service DNS name\n"
+		"      --tls-private-key-file FILE  its PEM private key\n"
+		"      --port N             HTTPS port (default 8443)\n"
+		"      --address ADDR       listen on this IPv4 or IPv6 address\n"
+		"                           only (default: every address)\n"
+		"      --audit              warn, never deny (both endpoints)\n"
+		"      --kinds LIST         kinds to review, comma-separated:\n"
+		"                           Pod (default), workload kinds of the\n"
+		"                           kinds table (Deployment, Job, ...),\n"
+		"                           or all (with the profile's workloads:)\n"
+		"      --log-format F       text (logfmt, default) or json\n"
+		"      --log-level L        debug, info (default: every\n"
+		"                           request), warn (denials and\n"
+		"                           problems) or error\n"
+		"      --threads N          worker threads (default: the CPUs)\n"
+		"      --max-connections N  open connections at most (default\n"
+		"                           1024)\n"
+		"      --idle-timeout S     close a connection silent for S\n"
+		"                           seconds (default 30)\n"
+		"      --shutdown-delay S   after SIGTERM, serve on for S seconds\n"
+		"                           before closing the port (default 0)\n"
+		"      --shutdown-timeout S  wait at most S seconds for requests\n"
+		"                           in flight (default 25)\n"
+		"  -h, --help               show this help\n",
+	},
+	{
 		"version", wg_cmd_version,
 		"version [-o text|json] [--output-file FILE] [--short]",
 		"Print the version of wingen and of the libraries it uses.",

@@ -127,6 +127,14 @@ int wg_json_write(struct wg_ctx *ctx, struct wg_buf *out,
 	return rc ? -1 : 0;
 }
 
+int wg_json_write_node(struct wg_ctx *ctx, struct wg_buf *out,
+		       const struct wg_resource *res, const struct wg_node *n)
+{
+	struct json_style j = { ctx, res, out, 0, false };
+
+	return json_node(&j, n, 0) ? -1 : 0;
+}
+
 int wg_json_write_tree(struct wg_buf *out, const struct wg_node *root,
 		       unsigned indent)
 {

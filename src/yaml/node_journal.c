@@ -147,6 +147,23 @@ static const struct saved *find(const struct wg_node_journal *j,
 	return s->node ? s : NULL;
 }
 
+bool wg_node_journal_saved(const struct wg_node_journal *j,
+			   const struct wg_node *node,
+			   struct wg_node *const **items, uint32_t *len)
+{
+	const struct saved *s;
+
+	if (!j || !j->used || node->kind == WG_NODE_SCALAR
+	    || (node->flags & (WG_NODE_NEW | WG_NODE_SAVED)) != WG_NODE_SAVED)
+		return false;
+	s = find(j, node);
+	if (!s)
+		return false;
+	*items = s->items;
+	*len = s->len;
+	return true;
+}
+
 const struct wg_node *wg_node_journal_before(const struct wg_node_journal *j,
 					     struct wg_arena *arena,
 					     const struct wg_node *node)

@@ -2,7 +2,8 @@
 # The layers of src/ (docs/architecture.md): a file includes headers of its
 # own layer and of the layers below it, never of one above, and no source
 # file sits directly in src/.  Order, lowest first:
-#   base < yaml < k8s < profile < krm, migrate < core < gen, transforms < cli
+#   base < yaml < k8s < profile < krm, migrate < core < gen, transforms
+#   < serve < cli
 # krm and migrate share a rank (neither includes the other); so do gen and
 # transforms.
 #   layers.sh WINGEN YAMLCMP CORPUS   (only the source tree is read)
@@ -15,7 +16,7 @@ rank() {	# rank LAYER: its height, or nothing for an unknown layer
 	case $1 in
 	base) echo 0 ;; yaml) echo 1 ;; k8s) echo 2 ;; profile) echo 3 ;;
 	krm|migrate) echo 4 ;; core) echo 5 ;; gen|transforms) echo 6 ;;
-	cli) echo 7 ;;
+	serve) echo 7 ;; cli) echo 8 ;;
 	esac
 }
 
@@ -47,7 +48,7 @@ while IFS= read -r f; do
 	while IFS= read -r inc; do
 		case $inc in
 		wingen/*/*) to=${inc#wingen/}; to=${to%%/*} ;;
-		profile/*|core/*|krm/*|migrate/*|yaml/*|k8s/*|base/*|cli/*)
+		profile/*|core/*|krm/*|migrate/*|yaml/*|k8s/*|base/*|serve/*|cli/*)
 			to=${inc%%/*} ;;	# a layer's private header
 		*) continue ;;
 		esac

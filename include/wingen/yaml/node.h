@@ -177,6 +177,20 @@ const struct wg_node *wg_node_journal_before(
 	const struct wg_node_journal *journal, struct wg_arena *arena,
 	const struct wg_node *node);
 
+/*
+ * What collection node held when the journal started, as the journal
+ * saved it: sets *items (len pairs of a mapping, key then value, or len
+ * items of a sequence; not to be written) and *len, and returns true;
+ * false when the journal saved nothing of node (no edit of this header
+ * touched it, so it holds what it held).  For a caller that walks the
+ * tree as it is and asks, collection by collection, what it was (the
+ * admission webhook's JSON Patch): the children are the nodes of then,
+ * so one still in place is the same node, changed or not.
+ */
+bool wg_node_journal_saved(const struct wg_node_journal *journal,
+			   const struct wg_node *node,
+			   struct wg_node *const **items, uint32_t *len);
+
 /* Collections the journal saved (for tests and measurements). */
 size_t wg_node_journal_size(const struct wg_node_journal *journal);
 

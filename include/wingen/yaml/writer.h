@@ -167,6 +167,15 @@ void wg_json_value(struct wg_json_out *j, const struct wg_node *n);
 int wg_json_end(struct wg_json_out *j);
 
 /*
+ * Appends one node of res's tree (any subtree) as compact JSON, typed as
+ * wg_json_write() types it, without a newline: for the value of an
+ * RFC 6902 patch operation (serve/).  Returns 0 or -1 (reported on ctx
+ * against res, which may be NULL).
+ */
+int wg_json_write_node(struct wg_ctx *ctx, struct wg_buf *out,
+		       const struct wg_resource *res, const struct wg_node *n);
+
+/*
  * Writes every live resource of list (WG_RES_DELETED skipped) as a YAML or
  * JSON stream into out.  Returns 0 or -1 (reported on ctx).
  */
