@@ -112,8 +112,10 @@ static int prepare(struct wg_ctx *ctx, struct wg_resources *list)
 	wg_sel_unknown(ctx, list);
 	/* The embedded default entries (the default profile's, or copied
 	 * into a profile without windows.select, pos 0) are a catalog of
-	 * Windows images, not a choice the user made: no warning. */
-	if (wg_sel_embedded(p))
+	 * Windows images, not a choice the user made: no warning.  Nor is
+	 * one object of a stream seen alone (resource.h, single) a reason
+	 * to say an entry matches nothing. */
+	if (wg_sel_embedded(p) || list->single)
 		return 0;
 	for (size_t i = 0; i < p->nselect && i < st->nentries; i++)
 		if (!st->matches[i] && p->select[i].pos.line)

@@ -291,6 +291,24 @@ static void findings_as_warnings(struct answer *ans, struct wg_arena *arena,
 	}
 }
 
+/* The chain may make objects of one (a fan-out's copy per build): a
+ * webhook answers for the object it was sent, so that is an error. */
+static void one_object(struct wg_ctx *ctx, struct wg_resources *list,
+		       struct wg_resource *res)
+{
+	size_t more = 0;
+
+	for (size_t i = 0; i < list->len; i++)
+		if (list->items[i] != res
+		    && !(list->items[i]->flags & WG_RES_DELETED))
+			more++;
+	if (more || (res->flags & WG_RES_DELETED))
+		wg_error(ctx, res, NULL, NULL, "the profile's chain makes "
+			 "%zu more objects of this one (fan-out to several "
+			 "builds); a webhook answers for one object: render "
+			 "the workload with wingen build", more);
+}
+
 /* Runs the chain on the one object and makes the answer. */
 static void review(struct wg_admit *a, struct answer *ans,
 		   struct wg_ctx *ctx, struct wg_resources *list,
@@ -365,6 +383,7 @@ static void review(struct wg_admit *a, struct answer *ans,
 		ans->r.message = a->reason.buf;
 		return;
 	}
+	one_object(ctx, list, res);
 	if (ctx->log.counts[WG_SEV_ERROR] || (validate && ops > 0)) {
 		deny_reasons(a, ctx, validate, ops);
 		if (!lenient) {
@@ -427,6 +446,7 @@ void wg_admit_run(struct wg_admit *a, const struct wg_profile *p,
 	memset(&ans, 0, sizeof(ans));
 	wg_ctx_init(&ctx);
 	wg_resources_init(&list);
+	list.single = true;
 	err = wg_review_decode(&ctx, &list, body, len, &rv, &why);
 	if (err != WG_REVIEW_OK) {
 		a->http_status = err == WG_REVIEW_TOO_LARGE ? 413 : 400;

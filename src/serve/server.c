@@ -768,9 +768,20 @@ int wg_serve_wait(struct wg_server *s)
 				__attribute__((aligned(
 					__alignof__(struct inotify_event))));
 
-			while (read(s->inofd, buf, sizeof(buf)) > 0)
-				;
-			settle = now_ns() + SETTLE_MS * 1000000u;
+			ssize_t n;
+
+			/* IN_IGNORED alone is a watch wingen removed
+			 * itself (watch_files): no change of a file */
+			while ((n = read(s->inofd, buf, sizeof(buf))) > 0)
+				for (char *e = buf; e < buf + n;) {
+					const struct inotify_event *ev =
+						(const void *)e;
+
+					if (ev->mask != IN_IGNORED)
+						settle = now_ns() + SETTLE_MS
+							 * 1000000u;
+					e += sizeof(*ev) + ev->len;
+				}
 		}
 		if (settle && now_ns() >= settle) {
 			settle = 0;

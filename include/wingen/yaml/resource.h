@@ -56,6 +56,10 @@ struct wg_resources {
 	struct wg_pod_refs *pod_refs;	/* owned by src/k8s/podview.c (the
 					   objects references name), in
 					   arena */
+	/* One object of a stream nobody sees whole (the admission webhook
+	 * answers for each alone): checks of the stream as a whole (a
+	 * select entry that matches no object) are not made. */
+	bool single;
 	/* what edits changed in its trees, when its owner keeps that
 	 * (migrate: wg_migrate_edits_begin()); NULL otherwise; owned */
 	struct wg_node_journal *journal;
