@@ -3,21 +3,43 @@
  */
 #include "wingen/serve/patch.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "wingen/base/alloc.h"
 
 #include "wingen/yaml/scalar.h"
 #include "wingen/yaml/writer.h"
+
+/* One step of the path to the node at hand: a mapping key, or (key
+ * NULL) a sequence index.  The pointer is written only for an operation:
+ * most of the walk finds nothing to say. */
+struct step {
+	const struct wg_node *key;
+	size_t index;
+};
 
 struct patcher {
 	struct wg_ctx *ctx;
 	struct wg_buf *out;
 	const struct wg_node_journal *j;
 	const struct wg_resource *res;
-	struct wg_buf path;	/* the JSON Pointer of the node at hand */
+	struct step *steps;
+	size_t nsteps, cap;
+	struct wg_buf path;	/* the JSON Pointer of an operation */
 	struct wg_buf a, b;	/* scratch for comparing scalars */
 	long n;			/* operations written */
 	int rc;
 };
+
+static void push(struct patcher *p, const struct wg_node *key, size_t index)
+{
+	if (p->nsteps == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 32;
+		p->steps = wg_xrealloc(p->steps, p->cap * sizeof(*p->steps));
+	}
+	p->steps[p->nsteps++] = (struct step){ key, index };
+}
 
 void wg_json_pointer_add(struct wg_buf *out, const char *key, size_t len)
 {
@@ -42,6 +64,13 @@ static void op(struct patcher *p, const char *verb,
 {
 	struct wg_buf *o = p->out;
 
+	wg_buf_reset(&p->path);
+	for (size_t i = 0; i < p->nsteps; i++)
+		if (p->steps[i].key)
+			wg_json_pointer_add(&p->path, p->steps[i].key->u.str,
+					    p->steps[i].key->len);
+		else
+			wg_buf_addf(&p->path, "/%zu", p->steps[i].index);
 	if (p->n++)
 		wg_buf_addch(o, ',');
 	wg_buf_addstr(o, "{\"op\":\"");
@@ -99,36 +128,42 @@ static long find_key(struct wg_node *const *items, size_t npairs,
 static void diff_map(struct patcher *p, const struct wg_node *m,
 		     struct wg_node *const *old, size_t nold)
 {
-	size_t mark = p->path.len;
+	bool same = old == (struct wg_node *const *)m->u.items
+		    && nold == m->len;
 
 	for (size_t i = 0; i < nold; i++) {
 		const struct wg_node *k = old[2 * i];
-		long at = wg_map_findn(m, k->u.str, k->len);
+		long at;
 
-		wg_json_pointer_add(&p->path, k->u.str, k->len);
+		if (same) {	/* not saved: the pairs are those of then */
+			if (old[2 * i + 1]->kind == WG_NODE_SCALAR)
+				continue;
+			at = (long)i;
+		} else {
+			at = wg_map_findn(m, k->u.str, k->len);
+		}
+		push(p, k, 0);
 		if (at < 0)
 			op(p, "remove", NULL);
 		else
 			changed(p, old[2 * i + 1], wg_map_value(m, (size_t)at));
-		p->path.len = mark;
-		p->path.buf[mark] = '\0';
+		p->nsteps--;
 	}
-	for (size_t i = 0; i < m->len; i++) {
+	for (size_t i = 0; !same && i < m->len; i++) {
 		const struct wg_node *k = wg_map_key(m, i);
 
 		if (find_key(old, nold, k) >= 0)
 			continue;
-		wg_json_pointer_add(&p->path, k->u.str, k->len);
+		push(p, k, 0);
 		op(p, "add", wg_map_value(m, i));
-		p->path.len = mark;
-		p->path.buf[mark] = '\0';
+		p->nsteps--;
 	}
 }
 
 static void diff_seq(struct patcher *p, const struct wg_node *s,
 		     struct wg_node *const *old, size_t nold)
 {
-	size_t mark = p->path.len, kept = 0;
+	size_t kept = 0;
 
 	while (kept < nold && kept < s->len && old[kept] == s->u.items[kept])
 		kept++;
@@ -138,13 +173,15 @@ static void diff_seq(struct patcher *p, const struct wg_node *s,
 		return;
 	}
 	for (size_t i = 0; i < s->len; i++) {
-		wg_buf_addf(&p->path, "/%zu", i);
+		if (i < nold && old[i] == s->u.items[i]
+		    && old[i]->kind == WG_NODE_SCALAR)
+			continue;
+		push(p, NULL, i);
 		if (i < nold)
 			changed(p, old[i], s->u.items[i]);
 		else
 			op(p, "add", s->u.items[i]);
-		p->path.len = mark;
-		p->path.buf[mark] = '\0';
+		p->nsteps--;
 	}
 }
 
@@ -169,12 +206,13 @@ long wg_json_patch(struct wg_ctx *ctx, struct wg_buf *out,
 		   const struct wg_node_journal *journal,
 		   const struct wg_resource *res, const struct wg_node *root)
 {
-	struct patcher p = { ctx, out, journal, res, WG_BUF_INIT, WG_BUF_INIT,
-			     WG_BUF_INIT, 0, 0 };
+	struct patcher p = { ctx, out, journal, res, NULL, 0, 0, WG_BUF_INIT,
+			     WG_BUF_INIT, WG_BUF_INIT, 0, 0 };
 
 	wg_buf_addch(out, '[');
 	diff(&p, root);
 	wg_buf_addch(out, ']');
+	free(p.steps);
 	wg_buf_release(&p.path);
 	wg_buf_release(&p.a);
 	wg_buf_release(&p.b);
