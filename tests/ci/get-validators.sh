@@ -9,12 +9,16 @@
 #   @microsoft/sarif-multitool-linux 5.7.0
 #                          Microsoft's SARIF Multitool (validate), for
 #                          check -o sarif
+#   kubernetes-models 5.1.0, @kubernetes-models/cert-manager 6.0.0
+#                          the Kubernetes API's and cert-manager's JSON
+#                          Schemas, for the webhook's Helm chart
 # The tests find them in DIR/node_modules and say SKIP without them.
 #   tests/ci/get-validators.sh [DIR]
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 dir=${1:-$src/build/npm}
-packages=(ajv-cli@5.0.0 yaml@2.9.1 @microsoft/sarif-multitool-linux@5.7.0)
+packages=(ajv-cli@5.0.0 yaml@2.9.1 @microsoft/sarif-multitool-linux@5.7.0
+          kubernetes-models@5.1.0 @kubernetes-models/cert-manager@6.0.0)
 
 command -v npm >/dev/null 2>&1 || {
 	echo "get-validators: npm is needed (Debian: apt-get install npm)" >&2
