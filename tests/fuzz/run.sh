@@ -7,7 +7,8 @@
 # ../shared/corpus/real; tests/fuzz/corpus-local as work folder (ignored
 # by git), where each target keeps seeds-T/, the corpus it grows
 # (corpus-T/), artifacts-T/ (inputs that broke an invariant) and T.log.
-# TARGET: roundtrip, profile, build, migrate (default: every one built).
+# TARGET: roundtrip, profile, build, migrate, review (default: every one
+# built).
 # Exit status 0 when no target found anything, 1 otherwise.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +27,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 if [ ${#targets[@]} -eq 0 ]; then
-	for t in roundtrip profile build migrate; do
+	for t in roundtrip profile build migrate review; do
 		[ -x "$build/tests/fuzz/fuzz_$t" ] && targets+=("$t")
 	done
 fi

@@ -28,7 +28,24 @@ split_docs() {	# split_docs FILE: one seed per document
 	rm -rf "$tmp"
 }
 
+review_seed() {	# review_seed FILE [OP]: an AdmissionReview around FILE's object
+	local f=$1 seed
+	seed=$(mktemp)
+	printf '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"705ab4f5-6393-11e8-b7cc-42010a800002","kind":{"group":"","version":"v1","kind":"Pod"},"resource":{"group":"","version":"v1","resource":"pods"},"namespace":"win-apps","operation":"%s","userInfo":{"username":"admin"},"object":%s,"dryRun":false}}' \
+		"${2:-CREATE}" "$(cat "$f")" >"$seed"
+	add "$seed"
+	rm -f "$seed"
+}
+
 case $target in
+review)
+	# the webhook's request bodies: reviews of the test pods
+	for f in "$src"/tests/data/serve/*.json; do
+		[ -f "$f" ] || continue
+		review_seed "$f"
+		review_seed "$f" UPDATE
+	done
+	;;
 roundtrip|build|migrate)
 	if [ -d "$corpus" ]; then
 		for f in "$corpus"/*.yaml "$corpus"/*.yml; do
