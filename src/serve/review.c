@@ -114,6 +114,19 @@ static struct wg_node *object_at(const struct wg_node *m, const char *key)
 	return n && !wg_node_is_null(n) ? n : NULL;
 }
 
+/* A uid is printable text of a UUID's order of size (the API server
+ * sends a UUID): one that is not would reach the log and the answer. */
+static bool uid_like(const struct wg_node *n)
+{
+	if (n->len > UID_MAX)
+		return false;
+	for (size_t i = 0; i < n->len; i++)
+		if ((unsigned char)n->u.str[i] < 0x20
+		    || n->u.str[i] == 0x7f)
+			return false;
+	return true;
+}
+
 /* The first error on ctx from index from, as "line:col: message". */
 static const char *parse_error(struct wg_ctx *ctx, struct wg_arena *a,
 			       size_t from)
@@ -191,7 +204,7 @@ enum wg_review_error wg_review_decode(struct wg_ctx *ctx,
 		*why = "request.uid is missing";
 		return WG_REVIEW_NO_UID;
 	}
-	if (n->len > UID_MAX || memchr(n->u.str, '\n', n->len)) {
+	if (!uid_like(n)) {
 		*why = "request.uid is no UID";
 		return WG_REVIEW_NO_UID;
 	}

@@ -51,11 +51,11 @@ static void check_patch(const struct wg_admit *a)
 
 	wg_resources_init(&list);
 	ops = read_json(&list, &in, a->scratch.buf, a->scratch.len);
-	/* a top-level list is a stream of its items, as kubectl reads */
-	FZ_CHECK(ops || a->patch_ops == 0, "the patch is no JSON: %s",
-		 a->scratch.buf);
-	for (size_t i = 0; i < list.len; i++) {
-		const struct wg_node *op = list.items[i]->root;
+	FZ_CHECK(wg_is_seq(ops) && ops->len == (size_t)a->patch_ops,
+		 "the patch is no JSON array of %ld operations: %s",
+		 a->patch_ops, a->scratch.buf);
+	for (size_t i = 0; i < ops->len; i++) {
+		const struct wg_node *op = wg_seq_item(ops, i);
 		const struct wg_node *path = wg_map_get(op, "path");
 
 		FZ_CHECK(wg_is_scalar(wg_map_get(op, "op")) && wg_is_scalar(path)
