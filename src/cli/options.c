@@ -92,7 +92,8 @@ static int files(const char *cmd, const struct wg_opt *o, const char *arg)
 			break;
 		}
 		wg_pathlist_add(o->target, part.buf);
-		p = comma + 1;
+		if (comma)
+			p = comma + 1;
 	} while (comma);
 	wg_buf_release(&part);
 	return rc;
