@@ -143,6 +143,9 @@ static void diags_text(const struct wg_ctx *ctx, struct wg_buf *out)
 }
 
 static void mhd_logger(void *cls, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static void mhd_logger(void *cls, const char *fmt, va_list ap)
 {
 	struct wg_server *s = cls;
 	struct wg_buf b = WG_BUF_INIT;

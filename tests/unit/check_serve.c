@@ -34,6 +34,10 @@ static char *review(const char *op, const char *ns, const char *object,
 	return wg_buf_detach(&b, NULL);
 }
 
+/* The pods made for a test, freed with its fixture. */
+static char *made[256];
+static size_t nmade;
+
 static char *pod(const char *image, const char *spec_extra)
 {
 	struct wg_buf b = WG_BUF_INIT;
@@ -42,7 +46,8 @@ static char *pod(const char *image, const char *spec_extra)
 		    "\"metadata\":{\"generateName\":\"web-\"},\"spec\":{"
 		    "\"containers\":[{\"name\":\"c\",\"image\":\"%s\"}]%s}}",
 		    image, spec_extra);
-	return wg_buf_detach(&b, NULL);
+	ck_assert_uint_lt(nmade, sizeof(made) / sizeof(*made));
+	return made[nmade++] = wg_buf_detach(&b, NULL);
 }
 
 struct fx {
@@ -68,6 +73,8 @@ static void fx_init(struct fx *f, const char *profile)
 
 static void fx_release(struct fx *f)
 {
+	while (nmade)
+		free(made[--nmade]);
 	wg_admit_release(&f->a);
 	wg_profile_release(&f->p);
 	wg_ctx_release(&f->ctx);
