@@ -17,6 +17,7 @@
 
 #include "tx.h"
 #include "wingen/core/retarget.h"
+#include "wingen/k8s/catalog.h"
 #include "wingen/k8s/keys.h"
 #include "wingen/k8s/quantity.h"
 
@@ -98,26 +99,29 @@ static void check_admission(struct wg_ctx *ctx, struct wg_resources *list,
  * A kind whose pods have no runtimeClassName (an Argo template): the
  * nodeSelector written places them on the build's nodes, where they run
  * with the node's default handler, containerd's process isolation, not
- * the build's: a warning when the build's handler is another one (Hyper-V
- * isolation, whose images the process handler may not run), else an info.
+ * the build's: a warning when the build's handler isolates otherwise
+ * (Hyper-V, whose older images process isolation may not run), else an
+ * info.
  */
-#define PROCESS_HANDLER "runhcs-wcow-process"
-
 static void no_place(struct wg_ctx *ctx, struct wg_resources *list,
 		     struct wg_resource *res, const struct wg_selection *sel,
 		     const struct wg_podspec *ps, size_t n)
 {
 	const char *handler = sel->build->handler;
-	bool plain = !handler || strcmp(handler, PROCESS_HANDLER) == 0;
+	const struct wg_release *uvm;
+	bool plain = wg_handler_isolation(handler, &uvm)
+		     == WG_ISOLATION_PROCESS;
 
 	tx_no_place(ctx, res, ps, n, "runtimeClassName", !plain, plain
 		    ? "the nodeSelector written places its pods on the "
 		      "build's nodes, whose default handler runs them"
 		    : wg_arena_printf(&list->arena, "its pods run with the "
-				      "node's default handler, not %s of "
-				      "RuntimeClass '%s' (build %s)", handler,
+				      "node's default handler (%s), not %s "
+				      "of RuntimeClass '%s' (build %s, %s)",
+				      wg_handler_rule(NULL), handler,
 				      sel->build->runtime_class,
-				      sel->build->release->name));
+				      sel->build->release->name,
+				      wg_handler_rule(handler)));
 }
 
 /* One pod template of the workload. */

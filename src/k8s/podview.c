@@ -219,6 +219,10 @@ struct build {
 	size_t n;
 	wg_podspec_ref_fn fn;		/* told every reference followed */
 	void *payload;
+	/* a node of res to place what is told at, when the reference is
+	 * in another object (a Pipeline's taskRef, a Task's step ref): the
+	 * reference of res that leads there; NULL: the reference itself */
+	const struct wg_node *here;
 };
 
 static void tell(wg_podspec_ref_fn fn, void *payload,
@@ -236,8 +240,12 @@ static void tell(wg_podspec_ref_fn fn, void *payload,
 
 static void told(struct build *b, const struct followed *f)
 {
+	struct followed g = *f;
+
+	if (b->here)
+		g.at = b->here;
 	if (b->out)
-		tell(b->fn, b->payload, f, true);
+		tell(b->fn, b->payload, &g, true);
 }
 
 static const char *join(struct wg_arena *a, const char *base, const char *p)
@@ -527,15 +535,29 @@ static void one_pod(struct build *b, struct wg_node *item, unsigned depth)
 		body_owner = f.owner;
 		body_path = sh->body_ref.body;
 		v->body_owner = f.owner;
-	} else if (f.how == FOLLOW_MISSING || f.how == FOLLOW_REMOTE) {
-		f.path = join(b->arena, v->item_path, sh->body_ref.at);
-		unresolved(v, &f);
 	}
-	if (f.how == FOLLOW_FOUND)
+	if (f.how != FOLLOW_NONE) {
+		/* a pod item of the object the root reference names (a
+		 * Pipeline's task): its path says whose */
 		f.path = join(b->arena, v->item_path, sh->body_ref.at);
+		if (b->root_owner)
+			f.path = wg_arena_printf(b->arena, "%s %s",
+				wg_resource_label(b->arena, b->root_owner),
+				f.path);
+	}
+	if (f.how == FOLLOW_MISSING || f.how == FOLLOW_REMOTE)
+		unresolved(v, &f);
 	told(b, &f);
-	if (wg_is_map(body))
+	if (wg_is_map(body)) {
+		const struct wg_node *here = b->here;
+
+		/* a step ref of a Task of the stream: placed at the
+		 * taskRef that leads there */
+		if (f.how == FOLLOW_FOUND && !b->here)
+			b->here = f.at;
 		containers(b, v, body, body_path, body_owner);
+		b->here = here;
+	}
 	if (!b->root_owner) {
 		own_holder(b, v);
 	} else {
@@ -606,6 +628,7 @@ static bool pod_root(struct build *b)
 	told(b, &f);
 	if (f.how != FOLLOW_FOUND)
 		return false;
+	b->here = f.at;
 	b->root = f.body;
 	b->root_path = sh->root_ref.body;
 	b->root_owner = f.owner;
