@@ -198,29 +198,9 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	       struct wg_resource *res, const void *config)
 {
-	struct wg_selection *sel = tx_windows(ctx, list, res);
-
 	(void)config;
-	const struct wg_podspec *first = NULL;
-	size_t nowhere = 0;
-
-	for (size_t i = 0; sel && i < sel->npods; i++) {
-		if (!tx_windows_pod(sel, i))
-			continue;
-		if (wg_podspec_has(&sel->pods[i], "nodeSelector")) {
-			run_pod(ctx, list, res, tx_windows_pod(sel, i),
-				&sel->pods[i]);
-			continue;
-		}
-		if (!nowhere++)
-			first = &sel->pods[i];
-	}
-	/* every built-in shape and every declared one has a place: this
-	 * is the guard for one that would not */
-	if (nowhere)
-		tx_no_place(ctx, res, first, nowhere, "nodeSelector", true,
-			    "nothing places its Windows pods on Windows "
-			    "nodes");
+	tx_each_windows_pod(ctx, list, res, "nodeSelector", run_pod, true,
+			    "nothing places its Windows pods on Windows nodes");
 	return 0;
 }
 

@@ -13,7 +13,7 @@
 
 /* One pod template of the workload. */
 static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
-		    struct wg_resource *res, const struct wg_selection *sel,
+		    struct wg_resource *res, struct wg_selection *sel,
 		    const struct wg_podspec *ps)
 {
 	struct wg_buf path = WG_BUF_INIT;
@@ -46,25 +46,8 @@ out:
 static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	       struct wg_resource *res, const void *config)
 {
-	struct wg_selection *sel = tx_windows(ctx, list, res);
-
-	const struct wg_podspec *first = NULL;
-	size_t nowhere = 0;
-
 	(void)config;
-	for (size_t i = 0; sel && i < sel->npods; i++) {
-		if (!tx_windows_pod(sel, i))
-			continue;
-		if (wg_podspec_has(&sel->pods[i], "os")) {
-			run_pod(ctx, list, res, tx_windows_pod(sel, i),
-				&sel->pods[i]);
-			continue;
-		}
-		if (!nowhere++)
-			first = &sel->pods[i];
-	}
-	if (nowhere)
-		tx_no_place(ctx, res, first, nowhere, "os", false,
+	tx_each_windows_pod(ctx, list, res, "os", run_pod, false,
 			    "the API server does not hold its pods to the "
 			    "Windows rules, and the nodeSelector "
 			    "kubernetes.io/os: windows places them");

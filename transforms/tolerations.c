@@ -54,7 +54,7 @@ static void warn_unbounded(struct wg_ctx *ctx, struct wg_arena *arena,
 
 /* One pod template of the workload. */
 static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
-		    struct wg_resource *res, const struct wg_selection *sel,
+		    struct wg_resource *res, struct wg_selection *sel,
 		    const struct wg_podspec *ps)
 {
 	const struct wg_taint *taint = &ctx->profile->taint;
@@ -98,26 +98,10 @@ out:
 static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	       struct wg_resource *res, const void *config)
 {
-	struct wg_selection *sel = tx_windows(ctx, list, res);
-
-	const struct wg_podspec *first = NULL;
-	size_t nowhere = 0;
-
 	(void)config;
-	for (size_t i = 0; sel && ctx->profile->taint.key && i < sel->npods;
-	     i++) {
-		if (!tx_windows_pod(sel, i))
-			continue;
-		if (wg_podspec_has(&sel->pods[i], "tolerations")) {
-			run_pod(ctx, list, res, tx_windows_pod(sel, i),
-				&sel->pods[i]);
-			continue;
-		}
-		if (!nowhere++)
-			first = &sel->pods[i];
-	}
-	if (nowhere)
-		tx_no_place(ctx, res, first, nowhere, "tolerations", true,
+	if (!ctx->profile->taint.key)
+		return 0;
+	tx_each_windows_pod(ctx, list, res, "tolerations", run_pod, true,
 			    "its pods cannot tolerate the Windows nodes' "
 			    "taint (windows.taint), so they do not schedule "
 			    "there: declare where its pods take tolerations");

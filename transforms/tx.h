@@ -99,6 +99,39 @@ static inline void tx_no_place(struct wg_ctx *ctx, struct wg_resource *res,
 	wg_buf_release(&path);
 }
 
+/* One pod of a Windows workload, with the selection that decides it. */
+typedef void (*tx_pod_fn)(struct wg_ctx *ctx, struct wg_resources *list,
+			  struct wg_resource *res, struct wg_selection *sel,
+			  const struct wg_podspec *ps);
+
+/*
+ * Runs fn on each Windows pod of res (tx_windows_pod()) whose kind has a
+ * place for key; the Windows pods that have none are said once
+ * (tx_no_place(), a warning when warn, with why).
+ */
+static inline void tx_each_windows_pod(struct wg_ctx *ctx,
+				       struct wg_resources *list,
+				       struct wg_resource *res,
+				       const char *key, tx_pod_fn fn,
+				       bool warn, const char *why)
+{
+	struct wg_selection *sel = tx_windows(ctx, list, res);
+	const struct wg_podspec *first = NULL;
+	size_t nowhere = 0;
+
+	for (size_t i = 0; sel && i < sel->npods; i++) {
+		if (!tx_windows_pod(sel, i))
+			continue;
+		if (wg_podspec_has(&sel->pods[i], key))
+			fn(ctx, list, res, tx_windows_pod(sel, i),
+			   &sel->pods[i]);
+		else if (!nowhere++)
+			first = &sel->pods[i];
+	}
+	if (nowhere)
+		tx_no_place(ctx, res, first, nowhere, key, warn, why);
+}
+
 /* Whether the value under key is present and neither a mapping nor null. */
 static inline bool tx_not_map(const struct wg_node *m, const char *key)
 {

@@ -419,6 +419,32 @@ static void not_run(struct wg_ctx *ctx, struct wg_resources *list,
 		   WG_LABEL_OS);
 }
 
+struct callers {
+	struct wg_ctx *ctx;
+	struct wg_resource *res;
+};
+
+/*
+ * A setting of an Argo steps or DAG template is taken by the pods it runs
+ * that set none (workflowpod.go's boundary template); wingen writes a
+ * pod's own (a Windows pod's, one pinned to Linux), which replaces it, and
+ * reads and pins the workflow's, which it overrides: said, since which
+ * pods run under it is known only when the workflow runs.
+ */
+static void on_caller(const struct wg_node *v, const char *path,
+		      void *payload)
+{
+	struct callers *c = payload;
+
+	if (strstr(path, ".securityContext"))
+		return;	/* it places nothing */
+	wg_warning(c->ctx, c->res, v, path, "is taken by the pods this "
+		   "template runs that set none of their own, but wingen "
+		   "places each pod by its own setting (a Windows pod's, "
+		   "one pinned to Linux) or the workflow's: give the pods "
+		   "it runs this setting themselves");
+}
+
 void wg_sel_unknown(struct wg_ctx *ctx, struct wg_resources *list)
 {
 	const struct wg_kind_set *kinds = &ctx->profile->kinds;
@@ -437,6 +463,12 @@ void wg_sel_unknown(struct wg_ctx *ctx, struct wg_resources *list)
 			continue;
 		w.res = res;
 		wg_podspec_refs(&list->arena, kinds, list, res, on_ref, &w);
+		if (wg_select(ctx, list, res)->workload) {
+			struct callers c = { ctx, res };
+
+			wg_podspec_callers(&list->arena, kinds, res,
+					   on_caller, &c);
+		}
 	}
 	for (size_t i = 0; i < list->len; i++) {
 		struct wg_resource *res = list->items[i];

@@ -86,7 +86,7 @@ const struct wg_pod_shape wg_pod_template_shape = {
 		    [WG_POD_AFFINITY] = "affinity", \
 		    [WG_POD_SECURITY_CONTEXT] = "securityContext", \
 		    [WG_POD_HOST_NETWORK] = "hostNetwork" }, \
-	.empty_inherits = true, .apart = true, \
+	.empty_inherits = true, .apart = true, .callers = "steps|dag", \
 	.checks = { ARGO_REF("workflowTemplateRef"), \
 		    ARGO_REF("templates[].steps[][].templateRef"), \
 		    ARGO_REF("templates[].dag.tasks[].templateRef"), \

@@ -109,6 +109,19 @@ size_t wg_podspec_find_all(struct wg_arena *arena,
 	return wg_podspec_find_in(arena, extra, NULL, res, out);
 }
 
+void wg_podspec_callers(struct wg_arena *arena,
+			const struct wg_kind_set *extra,
+			const struct wg_resource *res,
+			void (*fn)(const struct wg_node *v, const char *path,
+				   void *payload),
+			void *payload)
+{
+	const struct wg_kind *k = wg_kind_of(extra, res);
+
+	if (k && k->shape)
+		wg_podview_callers(arena, k, res, fn, payload);
+}
+
 void wg_podspec_refs(struct wg_arena *arena, const struct wg_kind_set *extra,
 		     struct wg_resources *list, const struct wg_resource *res,
 		     wg_podspec_ref_fn fn, void *payload)
@@ -212,19 +225,26 @@ static void add_view(struct wg_buf *out, const struct wg_podspec *ps,
 		add_keys(out, ap);
 }
 
+/* wg_podspec_path() (own false) and wg_podspec_own_path(). */
+static void add_path(struct wg_buf *out, const struct wg_podspec *ps,
+		     bool own, va_list ap)
+{
+	wg_buf_reset(out);
+	if (ps->view) {
+		add_view(out, ps, own, ap);
+	} else {
+		add_spec(out, ps);
+		add_keys(out, ap);
+	}
+}
+
 const char *wg_podspec_path(struct wg_buf *out, const struct wg_podspec *ps,
 			    ...)
 {
 	va_list ap;
 
-	wg_buf_reset(out);
 	va_start(ap, ps);
-	if (ps->view) {
-		add_view(out, ps, false, ap);
-	} else {
-		add_spec(out, ps);
-		add_keys(out, ap);
-	}
+	add_path(out, ps, false, ap);
 	va_end(ap);
 	return out->buf;
 }
@@ -234,14 +254,8 @@ const char *wg_podspec_own_path(struct wg_buf *out,
 {
 	va_list ap;
 
-	wg_buf_reset(out);
 	va_start(ap, ps);
-	if (ps->view) {
-		add_view(out, ps, true, ap);
-	} else {
-		add_spec(out, ps);
-		add_keys(out, ap);
-	}
+	add_path(out, ps, true, ap);
 	va_end(ap);
 	return out->buf;
 }

@@ -223,6 +223,9 @@ struct build {
 	 * in another object (a Pipeline's taskRef, a Task's step ref): the
 	 * reference of res that leads there; NULL: the reference itself */
 	const struct wg_node *here;
+	/* told each setting a caller sets (wg_podspec_caller_settings) */
+	void (*caller_fn)(const struct wg_node *v, const char *path,
+			  void *payload);
 };
 
 static void tell(wg_podspec_ref_fn fn, void *payload,
@@ -489,6 +492,27 @@ static void fill(struct wg_arena *a, struct wg_pod_view *v)
 	}
 }
 
+/* A caller (Argo's steps or DAG template): told of each setting it sets. */
+static void caller(struct build *b, struct wg_node *item, unsigned depth)
+{
+	const struct wg_pod_shape *sh = b->sh;
+	const char *path;
+
+	if (!b->caller_fn || !sh->callers || !holds_one_of(item, sh->callers))
+		return;
+	path = join(b->arena, b->root_path,
+		    expand(b->arena, sh->pods[b->tpl], b->idx, depth));
+	for (int f = 0; f < WG_POD_NFIELDS; f++) {
+		struct wg_node *v;
+
+		if (!sh->fields[f] || f == WG_POD_HOST_NETWORK
+		    || !sets(sh, v = wg_path_get(item, sh->fields[f])))
+			continue;
+		b->caller_fn(v, join(b->arena, path, sh->fields[f]),
+			     b->payload);
+	}
+}
+
 static void one_pod(struct build *b, struct wg_node *item, unsigned depth)
 {
 	const struct wg_pod_shape *sh = b->sh;
@@ -499,8 +523,12 @@ static void one_pod(struct build *b, struct wg_node *item, unsigned depth)
 	const struct wg_resource *body_owner = b->root_owner;
 	struct followed f;
 
-	if (!wg_is_map(item) || (sh->runs && !holds_one_of(item, sh->runs)))
+	if (!wg_is_map(item))
 		return;
+	if (sh->runs && !holds_one_of(item, sh->runs)) {
+		caller(b, item, depth);
+		return;
+	}
 	body = *sh->body ? wg_map_get(item, sh->body) : item;
 	memset(&f, 0, sizeof(f));
 	if (!wg_is_map(body) && sh->body_ref.at) {
@@ -1014,4 +1042,23 @@ void wg_podview_refresh(struct wg_arena *a, struct wg_pod_view *v)
 		v->shared[s] = wg_is_map(h) ? h : NULL;
 	}
 	fill(a, v);
+}
+
+void wg_podview_callers(struct wg_arena *arena, const struct wg_kind *k,
+			const struct wg_resource *res,
+			void (*fn)(const struct wg_node *v, const char *path,
+				   void *payload),
+			void *payload)
+{
+	struct build b = {
+		.arena = arena, .kind = k, .res = res, .sh = k->shape,
+		.caller_fn = fn, .payload = payload,
+	};
+
+	if (!b.sh || !b.sh->callers || !pod_root(&b))
+		return;
+	for (unsigned t = 0; t < WG_SHAPE_MAX_PODS && b.sh->pods[t]; t++) {
+		b.tpl = t;
+		walk(&b, b.root, b.sh->pods[t], 0);
+	}
 }

@@ -52,6 +52,13 @@ void wg_podview_refs(struct wg_arena *arena, const struct wg_kind *k,
 		     struct wg_resources *list, const struct wg_resource *res,
 		     wg_podspec_ref_fn fn, void *payload);
 
+/* wg_podspec_callers() for a kind with a shape. */
+void wg_podview_callers(struct wg_arena *arena, const struct wg_kind *k,
+			const struct wg_resource *res,
+			void (*fn)(const struct wg_node *v, const char *path,
+				   void *payload),
+			void *payload);
+
 /* The editing functions of podspec.h, for a field (enum wg_pod_field). */
 struct wg_node *wg_podview_ensure(struct wg_ctx *ctx, struct wg_arena *a,
 				  const struct wg_resource *res,

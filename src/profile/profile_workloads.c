@@ -153,14 +153,12 @@ static bool field_path(struct wg_profile_loader *L, const char *base,
 	return true;
 }
 
-static const char *const field_keys[WG_POD_NFIELDS] = {
-	[WG_POD_NODE_SELECTOR] = "nodeSelector",
-	[WG_POD_TOLERATIONS] = "tolerations",
-	[WG_POD_AFFINITY] = "affinity",
-	[WG_POD_RUNTIME_CLASS] = "runtimeClassName",
-	[WG_POD_OS] = "os",
-	[WG_POD_SECURITY_CONTEXT] = "securityContext",
-};
+/* The settings a declared shape may place: every pod field but
+ * hostNetwork, which wingen reads and never writes. */
+static const char *field_key(int f)
+{
+	return f == WG_POD_HOST_NETWORK ? NULL : wg_pod_field_keys[f];
+}
 
 /* A container path: keys, and "[]" only at its end (every item of that
  * list is a container). */
@@ -199,9 +197,9 @@ static bool shape_keys_alone(struct wg_profile_loader *L, const char *base,
 		ok = false;
 	}
 	for (int f = 0; f < WG_POD_NFIELDS; f++) {
-		if (!field_keys[f] || !rw->fields[f])
+		if (!field_key(f) || !rw->fields[f])
 			continue;
-		report_at(L, base, field_keys[f], "is for pods: a kind with "
+		report_at(L, base, field_key(f), "is for pods: a kind with "
 			  "templates has it in their spec");
 		ok = false;
 	}
@@ -265,9 +263,9 @@ static bool shape(struct wg_profile_loader *L, const char *base,
 		ok = false;
 	}
 	for (int f = 0; f < WG_POD_NFIELDS; f++) {
-		if (!field_keys[f] || !rw->fields[f])
+		if (!field_key(f) || !rw->fields[f])
 			continue;
-		ok = field_path(L, base, field_keys[f], rw->fields[f], false,
+		ok = field_path(L, base, field_key(f), rw->fields[f], false,
 				&sh->fields[f]) && ok;
 	}
 	if (!ok)

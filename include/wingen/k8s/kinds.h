@@ -136,6 +136,11 @@ struct wg_pod_shape {
 	const char *fields[WG_POD_NFIELDS];
 	bool empty_inherits;	/* an empty mapping or list sets nothing
 				   (Argo's len() > 0) */
+	/* Items of the pod paths that run no pod but hold one of these
+	 * '|'-separated keys call pods, which take the caller's settings
+	 * when they set none (Argo's steps and DAG templates: the "boundary"
+	 * template); wingen writes a pod's own, so such settings are said. */
+	const char *callers;
 	bool apart;		/* each pod is decided on its own (a hybrid
 				   workflow runs Linux and Windows pods) */
 	/* References whose object should be in the stream, though they

@@ -249,6 +249,19 @@ void wg_podspec_refs(struct wg_arena *arena, const struct wg_kind_set *extra,
 		     wg_podspec_ref_fn fn, void *payload);
 
 /*
+ * The settings res's callers set (kinds.h callers: an Argo steps or DAG
+ * template's nodeSelector, tolerations, affinity, securityContext), which
+ * the pods they run take when they set none: fn gets each value and its
+ * path.  Nothing for a kind without callers.
+ */
+void wg_podspec_callers(struct wg_arena *arena,
+			const struct wg_kind_set *extra,
+			const struct wg_resource *res,
+			void (*fn)(const struct wg_node *v, const char *path,
+				   void *payload),
+			void *payload);
+
+/*
  * Whether res is of a kind that a built-in shape's reference names (a
  * Tekton Task, Pipeline or StepAction): what it runs, the objects that
  * name it place (TaskRun, PipelineRun).  *runners gets their kinds
