@@ -336,13 +336,21 @@ static void pod(struct rt *t, const struct wg_podspec *ps)
 		    reason(t, r, NULL));
 	affinity(t, ps);
 	other_release_labels(t, ps, ns);
-	if (wg_is_scalar(rc) && (r = retired_rc(t, rc->u.str, rc->len)))
-		set(t, ps->spec, "runtimeClassName", r->to->runtime_class,
-		    wg_podspec_path(&t->path, ps, "runtimeClassName",
-				    (const char *)NULL),
-		    reason(t, r, wg_arena_printf(t->arena, "the RuntimeClass "
-						 "of %s",
-						 r->to->release->name)));
+	if (wg_is_scalar(rc) && (r = retired_rc(t, rc->u.str, rc->len))) {
+		/* through podspec.h: a shape's pod (a Tekton run) keeps its
+		 * runtimeClassName in a pod template of its own */
+		struct wg_node *v = wg_node_new_str(t->arena,
+						    r->to->runtime_class);
+
+		wg_podspec_set(t->arena, ps, "runtimeClassName", v);
+		wg_record_change(t->ctx, WG_CHANGE_SET, t->res, rc,
+				 wg_podspec_own_path(&t->path, ps,
+						     "runtimeClassName",
+						     (const char *)NULL),
+				 rc, v, reason(t, r, wg_arena_printf(t->arena,
+				 "the RuntimeClass of %s",
+				 r->to->release->name)));
+	}
 	if (wg_is_map(labels)
 	    && (r = retired_node(t->p, wg_map_get(labels, WG_LABEL_BUILD))))
 		set(t, labels, WG_LABEL_BUILD, build_word(t->p, r->to),
