@@ -36,19 +36,26 @@ static int named_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->name, y->name);
 }
 
+static bool ref_names(const struct wg_pod_ref *r,
+		      const struct wg_resource *res);
+
 /* Whether res is of a kind some built-in shape's references name (only
  * those are indexed: the stream may be large). */
 static bool referable(const struct wg_resource *res)
 {
-	static const char *const kinds[] = {
-		"Task", "ClusterTask", "Pipeline", "StepAction",
-		"WorkflowTemplate", "ClusterWorkflowTemplate",
-	};
-	const struct wg_node *k = wg_map_get(res->root, "kind");
+	for (const struct wg_kind *k = wg_kinds; k->kind; k++) {
+		const struct wg_pod_shape *sh = k->shape;
 
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(*kinds); i++)
-		if (wg_scalar_is(k, kinds[i]))
+		if (!sh)
+			continue;
+		if (ref_names(&sh->root_ref, res) || ref_names(&sh->body_ref, res)
+		    || ref_names(&sh->container_ref, res))
 			return true;
+		for (unsigned i = 0; i < WG_SHAPE_MAX_CHECKS
+				     && sh->checks[i].at; i++)
+			if (ref_names(&sh->checks[i], res))
+				return true;
+	}
 	return false;
 }
 
