@@ -682,9 +682,12 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 		struct wg_resource *res;
 		bool fatal;
 
-		/* made for every build, used or not: a template or an
-		 * input RuntimeClass of the name that is wrong is an error
-		 * whatever the stream holds */
+		/* made for the first build, used or not, and for each one
+		 * an input RuntimeClass is named after: a template or an
+		 * input RuntimeClass that is wrong is an error whatever
+		 * the stream holds */
+		if (i && !used[i] && !find_existing(list, b->runtime_class))
+			continue;
 		res = make(ctx, list, tmpl, file, b, b->runtime_class, false,
 			   false, &fatal);
 		if (fatal)

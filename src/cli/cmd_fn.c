@@ -46,6 +46,8 @@ int wg_cli_fn(struct wg_input *in)
 	int status;
 
 	wg_ctx_init(&ctx);
+	/* an item dropped from the list is deleted from kpt's files */
+	ctx.keep_duplicates = true;
 	wg_krm_init(&krm);
 	krm.list.share_keys = true;	/* memory over positions of keys */
 	wg_krm_nodes_init(&nodes);

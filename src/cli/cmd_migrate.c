@@ -5,6 +5,7 @@
  * All or nothing: on any error no file is written and nothing printed.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "cli.h"
 #include "migrate_chart.h"
 #include "migrate_rcfile.h"
+#include "migrate_streams.h"
 #include "options.h"
 #include "wingen/base/alloc.h"
 #include "wingen/base/fileid.h"
@@ -28,6 +30,7 @@
 #include "wingen/yaml/reader.h"
 #include "wingen/base/udiff.h"
 #include "wingen/k8s/keys.h"
+#include "wingen/k8s/kinds.h"
 #include "wingen/k8s/kustomize_refs.h"
 #include "wingen/k8s/podspec.h"
 
@@ -159,13 +162,14 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Where generated RuntimeClasses go: --runtimeclass-file, else
- * WG_RC_FILE in the first PATH that is a folder, else next to the first
- * PATH (a file): inside what migrate was given to edit.  The name sorts
- * before every usual manifest name, because kubectl apply -f DIR applies
- * files in name order and a Pod naming a RuntimeClass that does not
- * exist yet is rejected at admission. */
-#define WG_RC_FILE "00-runtimeclasses.yaml"
+/* Where generated RuntimeClasses of the files alone go (a kustomize
+ * root's go beside its kustomization: migrate_streams.h):
+ * --runtimeclass-file, else WG_RC_FILE in the first PATH that is a
+ * folder, else next to the first PATH (a file): inside what migrate was
+ * given to edit.  The name sorts before every usual manifest name,
+ * because kubectl apply -f DIR applies files in name order and a Pod
+ * naming a RuntimeClass that does not exist yet is rejected at
+ * admission. */
 
 static char *rc_path(const struct migrate_opts *o,
 		     const struct wg_pathlist *paths)
@@ -209,16 +213,10 @@ struct run {
 	struct wg_migrate_file *mf;
 	size_t nmf;
 	struct wg_resources list;
-	char *rc_target;
-	struct wg_buf rc_text;	/* generated RuntimeClasses as YAML */
-	size_t rc_count;
-	char *rc_old;		/* the file as it is, NULL when absent */
-	size_t rc_old_len;
-	struct wg_file_meta rc_meta;	/* and what its read told */
-	bool rc_check;		/* rc_old is what it holds (or it is absent):
-				   replaced only if still so */
-	long rc_kept;		/* objects it held that the run keeps */
-	struct wg_buf rc_kept_names;	/* the first of them, for the summary */
+	char *rc_target;	/* the RuntimeClass file of files alone */
+	struct wg_rc_target *targets;	/* every RuntimeClass file written */
+	size_t ntargets;
+	struct wg_mstreams streams;	/* kustomize roots, files alone */
 	size_t kust_skipped;	/* files skipped as kustomize patches or
 				   configuration */
 	bool progress;
@@ -255,6 +253,37 @@ static void report_skip(struct run *r, const struct wg_migrate_file *f,
 }
 
 /*
+ * A file with several hard links is one file under several names, and
+ * migrate replaces a name by rename, which parts them: when two of the
+ * run's names are one such file (each a stream of its own, so no
+ * duplicate says so), it is an error naming both.  links maps device and
+ * inode to the first name.  Returns -1 after the error.
+ */
+static int hard_link_again(struct run *r, struct wg_index *links,
+			   const char *path)
+{
+	struct stat st;
+	uint64_t id[2];
+	void *const *v;
+	size_t n;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink < 2)
+		return 0;
+	id[0] = (uint64_t)st.st_dev;
+	id[1] = (uint64_t)st.st_ino;
+	v = wg_index_get(links, (const char *)id, sizeof(id), &n);
+	if (!n) {
+		wg_index_add(links, (const char *)id, sizeof(id),
+			     (void *)path);
+		return 0;
+	}
+	return wg_report_at(&r->ctx, WG_SEV_ERROR, path, 0, 0, "the same file "
+			    "as %s (a hard link): migrate replaces each name "
+			    "by a rename, which would part them; give one of "
+			    "the names", (const char *)v[0]);
+}
+
+/*
  * Expands the PATH arguments into the files to migrate.  A file that a
  * kustomization in the run's folders names as a patch or as its own
  * configuration is skipped (kustomize_refs.h): kustomize merges a patch
@@ -265,7 +294,7 @@ static int collect(struct run *r, const struct wg_pathlist *paths,
 		   const char *profile_path)
 {
 	struct wg_pathlist all = { 0 };
-	struct wg_index *seen = wg_index_new();
+	struct wg_index *seen = wg_index_new(), *links = wg_index_new();
 	struct wg_kust_refs *kust = wg_kust_refs_new();
 	struct wg_buf prof = WG_BUF_INIT, rc = WG_BUF_INIT, key = WG_BUF_INIT;
 	int rc_ = 0;
@@ -280,17 +309,27 @@ static int collect(struct run *r, const struct wg_pathlist *paths,
 	 * earlier folder holds */
 	for (size_t i = 0; i < all.len; i++)
 		wg_kust_refs_scan_dir_of(kust, all.items[i]);
+	wg_mstreams_roots(&r->streams, &all);
 	for (size_t i = 0; i < all.len; i++) {
 		const char *p = all.items[i];
 		const char *why;
+		int own;
 
 		if (wg_cli_named_again(seen, &key, p))
 			continue;	/* listed twice: migrate it once */
+		if (hard_link_again(r, links, p)) {
+			rc_ = -1;
+			continue;
+		}
+		own = wg_mstreams_own(&r->streams, &key);
+		if (own == 1)
+			continue;	/* a root's kustomization: no input */
 		if (profile_path && same_file(&key, &prof)) {
 			skip(r, p, "the profile", true);
-		} else if (same_file(&key, &rc)) {
+		} else if (same_file(&key, &rc) || own == 2) {
 			skip(r, p, "the RuntimeClass file migrate writes", true);
-		} else if ((why = wg_kust_refs_why(kust, &key))) {
+		} else if ((why = wg_kust_refs_why(kust, &key, NULL))
+			   && strcmp(why, "a kustomization") != 0) {
 			skip(r, p, wg_arena_strdup(&r->list.arena, why),
 			     false);
 			r->kust_skipped++;
@@ -315,6 +354,7 @@ static int collect(struct run *r, const struct wg_pathlist *paths,
 						   r->skips[i].path);
 	wg_pathlist_release(&all);
 	wg_index_free(seen);
+	wg_index_free(links);
 	wg_kust_refs_free(kust);
 	wg_buf_release(&prof);
 	wg_buf_release(&rc);
@@ -347,98 +387,30 @@ static void progress_done(struct run *r)
 	}
 }
 
-/* Whether a pod template of an object migrate edits names the
- * RuntimeClass rc (a generated object): a file of RuntimeClasses no
- * workload uses is clutter, and on a Linux-only tree a surprise. */
-static bool rc_used(const struct run *r, const struct wg_resource *rc)
+/* A root whose kustomization changes images (images:) renders other
+ * images than migrate read, which may make a workload a Windows one:
+ * said, with the check of the render. */
+static void images_roots(struct run *r)
 {
-	const struct wg_node *name = wg_resource_name_node(rc);
-	struct wg_arena a;
-	bool used = false;
+	for (size_t i = 0; i < r->streams.nroots; i++) {
+		const struct wg_mstream *m = &r->streams.items[i];
 
-	if (!wg_is_scalar(name))
-		return false;
-	wg_arena_init(&a);
-	for (size_t i = 0; i < r->list.len && !used; i++) {
-		const struct wg_resource *res = r->list.items[i];
-		struct wg_podspec *ps;
-		size_t n;
-
-		if ((res->flags & (WG_RES_DELETED | WG_RES_GENERATED))
-		    || !res->file)
-			continue;
-		n = wg_podspec_find_all(&a, &r->profile.kinds, res, &ps);
-		for (size_t k = 0; k < n && !used; k++) {
-			const struct wg_node *v =
-				wg_map_get(ps[k].spec, "runtimeClassName");
-
-			used = wg_is_scalar(v) && v->len == name->len
-			       && memcmp(v->u.str, name->u.str, v->len) == 0;
-		}
+		if (m->images && m->nfiles)
+			wg_report_at(&r->ctx, WG_SEV_WARNING, m->kustomization,
+				     0, 0, "images: changes the images of what "
+				     "it builds, and migrate judged the files "
+				     "as written; check the render: kubectl "
+				     "kustomize %s | wingen check PROFILE -f -",
+				     m->root);
 	}
-	wg_arena_release(&a);
-	return used;
 }
 
-/* Generated objects go to their own file, written by the YAML writer;
- * none at all when no workload uses one of them (rc_used).  What the file
- * already holds is kept unless generated again (migrate_rcfile.h). */
+/* The RuntimeClass files of the run (migrate_rcfile.h), made from what
+ * the streams' chains generated. */
 static void runtimeclasses(struct run *r)
 {
-	struct wg_resources gen, old;
-	struct wg_ctx scratch;
-	struct wg_input in;
-	struct stat st;
-	bool used = false, read = false;
-
-	for (size_t i = 0; i < r->list.len && !used; i++) {
-		struct wg_resource *res = r->list.items[i];
-
-		used = !(res->flags & WG_RES_DELETED) && !res->payload
-		       && ((res->flags & WG_RES_GENERATED) || !res->file)
-		       && rc_used(r, res);
-	}
-	if (!used)
-		return;
-	wg_resources_init(&gen);
-	for (size_t i = 0; i < r->list.len; i++) {
-		struct wg_resource *res = r->list.items[i];
-
-		if (!(res->flags & WG_RES_DELETED) && !res->payload
-		    && ((res->flags & WG_RES_GENERATED) || !res->file)) {
-			wg_resources_append(&gen, res);
-			r->rc_count++;
-		}
-	}
-	wg_resources_init(&old);
-	wg_ctx_init(&scratch);
-	if (r->rc_count && stat(r->rc_target, &st) == 0
-	    && wg_input_read(&scratch, r->rc_target, &in) == 0) {
-		read = true;
-		r->rc_kept = wg_rcfile_keep_earlier(&r->ctx, &in, &gen, &old,
-						    &r->rc_kept_names);
-	}
-	wg_ctx_release(&scratch);
-	if (r->rc_count && r->rc_kept >= 0)
-		wg_write_resources(&r->ctx, &r->rc_text, &gen, WG_FORMAT_YAML);
-	free(gen.items);
-	wg_arena_release(&gen.arena);
-	wg_resources_release(&old);	/* after writing: gen used its trees */
-	if (read) {
-		r->rc_old_len = in.len;
-		r->rc_meta = in.meta;
-		r->rc_old = wg_input_take_data(&in);
-		wg_input_release(&in);
-	}
-	/* written only if still as read, or still absent */
-	r->rc_check = read || lstat(r->rc_target, &st) != 0;
-}
-
-static bool rc_changes(const struct run *r)
-{
-	return r->rc_count && (!r->rc_old || r->rc_old_len != r->rc_text.len
-			       || memcmp(r->rc_old, r->rc_text.buf,
-					 r->rc_text.len) != 0);
+	r->ntargets = wg_rc_targets_make(&r->ctx, &r->streams, r->mf, r->nmf,
+					 r->rc_target, &r->targets);
 }
 
 static int write_diff(struct run *r)
@@ -446,9 +418,17 @@ static int write_diff(struct run *r)
 	struct wg_buf out = WG_BUF_INIT;
 	int rc;
 
-	if (rc_changes(r))
-		wg_udiff(&out, wg_cli_diff_name(r->rc_target), r->rc_old,
-			 r->rc_old_len, r->rc_text.buf, r->rc_text.len, 3);
+	for (size_t i = 0; i < r->ntargets; i++) {
+		const struct wg_rc_target *t = &r->targets[i];
+
+		if (wg_rc_target_changes(t))
+			wg_udiff(&out, wg_cli_diff_name(t->path), t->old_text,
+				 t->old_len, t->text.buf, t->text.len, 3);
+		if (t->kust_changes)
+			wg_udiff(&out, wg_cli_diff_name(t->kustomization),
+				 t->kust_old, t->kust_old_len, t->kust_text.buf,
+				 t->kust_text.len, 3);
+	}
 	for (size_t i = 0; i < r->nmf; i++)
 		if (r->mf[i].emptied)	/* the file goes: git's deletion */
 			wg_udiff(&out, wg_cli_diff_name(r->files.items[i]),
@@ -466,19 +446,35 @@ static int write_diff(struct run *r)
 
 static int write_files(struct run *r)
 {
-	struct wg_file_update *up = wg_xcalloc(r->nmf + 1, sizeof(*up));
+	struct wg_file_update *up = wg_xcalloc(r->nmf + 2 * r->ntargets + 1,
+					       sizeof(*up));
 	size_t n = 0, before = r->ctx.log.ndiags;
 	int rc = WG_EXIT_OK;
 
-	if (rc_changes(r)) {
-		up[n].path = r->rc_target;
-		up[n].data = r->rc_text.buf;
-		up[n].len = r->rc_text.len;
-		up[n].check = r->rc_check;
-		up[n].old = r->rc_old;
-		up[n].old_len = r->rc_old_len;
-		up[n].meta = r->rc_meta;
-		n++;
+	for (size_t i = 0; i < r->ntargets; i++) {
+		const struct wg_rc_target *t = &r->targets[i];
+
+		if (wg_rc_target_changes(t)) {
+			up[n].path = t->path;
+			up[n].data = t->text.buf;
+			up[n].len = t->text.len;
+			/* written only if still as read, or still absent */
+			up[n].check = t->check;
+			up[n].old = t->old_text;
+			up[n].old_len = t->old_len;
+			up[n].meta = t->meta;
+			n++;
+		}
+		if (t->kust_changes) {
+			up[n].path = t->kustomization;
+			up[n].data = t->kust_text.buf;
+			up[n].len = t->kust_text.len;
+			up[n].check = true;
+			up[n].old = t->kust_old;
+			up[n].old_len = t->kust_old_len;
+			up[n].meta = t->kust_meta;
+			n++;
+		}
 	}
 	for (size_t i = 0; i < r->nmf; i++) {
 		if (!r->mf[i].changed)
@@ -549,6 +545,61 @@ static bool skipped_workload(const struct run *r)
 	return false;
 }
 
+/* The lines of one RuntimeClass file. */
+static void target_summary(const struct run *r, const struct wg_rc_target *t)
+{
+	const char *verb = !wg_rc_target_changes(t) ? "kept"
+			   : r->o->diff ? "would write" : "wrote";
+
+	if (!t->count)
+		return;
+	if (t->kept > 0)
+		fprintf(stderr, "migrate: %s %s (%zu RuntimeClass%s, and %ld "
+			"object%s it held that this run does not generate, "
+			"kept: %s)\n", verb, t->path, t->count,
+			t->count == 1 ? "" : "es", t->kept,
+			t->kept == 1 ? "" : "s", t->kept_names.buf);
+	else
+		fprintf(stderr, "migrate: %s %s (%zu RuntimeClass%s)\n", verb,
+			t->path, t->count, t->count == 1 ? "" : "es");
+	if (t->kust_changes)
+		fprintf(stderr, "migrate: %s it to the resources: of %s\n",
+			r->o->diff ? "would add" : "added", t->kustomization);
+}
+
+/*
+ * Services in files alone whose file holds no workload: each file is a
+ * stream of its own, so their Windows checks saw no pod to check them
+ * against.  Said with the way to check them with their workloads.
+ */
+static void services_alone(const struct run *r)
+{
+	size_t n = 0;
+
+	for (size_t f = 0; f < r->nmf && f < r->streams.nalone; f++) {
+		size_t svc = 0, pods = 0;
+
+		if (!r->streams.alone[f] || r->mf[f].skip)
+			continue;
+		for (size_t k = 0; k < r->mf[f].nmine; k++) {
+			const struct wg_resource *res = r->mf[f].mine[k];
+			struct wg_podspec ps;
+
+			svc += wg_is_kind(res, WG_KIND_SERVICE)
+			       && wg_map_get(wg_map_get(res->root, "spec"),
+					     "selector");
+			pods += wg_podspec_find(res, &ps);
+		}
+		n += pods ? 0 : svc;
+	}
+	if (n)
+		fprintf(stderr, "migrate: %zu Service%s in files without a "
+			"workload: each file is judged alone, so %s checked "
+			"against no pod; wingen check PROFILE -f DIR checks a "
+			"folder as one stream\n", n, n == 1 ? " is" : "s are",
+			n == 1 ? "it was" : "they were");
+}
+
 static void summary(struct run *r)
 {
 	size_t changed = 0, objects = 0, reformatted = 0, migrated = 0;
@@ -578,19 +629,8 @@ static void summary(struct run *r)
 	if (r->nskips)
 		fprintf(stderr, "; %zu skipped", r->nskips);
 	fputc('\n', stderr);
-	if (r->rc_count && r->rc_kept > 0)
-		fprintf(stderr, "migrate: %s %s (%zu RuntimeClass%s, and %ld "
-			"object%s it held that this run does not generate, "
-			"kept: %s)\n",
-			!rc_changes(r) ? "kept" : r->o->diff ? "would write"
-			: "wrote", r->rc_target, r->rc_count,
-			r->rc_count == 1 ? "" : "es", r->rc_kept,
-			r->rc_kept == 1 ? "" : "s", r->rc_kept_names.buf);
-	else if (r->rc_count)
-		fprintf(stderr, "migrate: %s %s (%zu RuntimeClass%s)\n",
-			!rc_changes(r) ? "kept" : r->o->diff ? "would write"
-			: "wrote", r->rc_target, r->rc_count,
-			r->rc_count == 1 ? "" : "es");
+	for (size_t i = 0; i < r->ntargets; i++)
+		target_summary(r, &r->targets[i]);
 	if (reformatted)
 		fprintf(stderr, "migrate: %zu document%s re-emitted by "
 			"--reformat-fallback (comments inside %s lost)\n",
@@ -600,6 +640,7 @@ static void summary(struct run *r)
 		skipped_lines(r);
 	if (r->kust_skipped)
 		kust_hint(r);
+	services_alone(r);
 }
 
 static void flag_arg(struct wg_pathlist *args, const char *flag,
@@ -691,14 +732,15 @@ int wg_cmd_migrate(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	r.o = &o;
 	r.progress = isatty(STDERR_FILENO);
-	wg_buf_init(&r.rc_text);
-	wg_buf_init(&r.rc_kept_names);
+	wg_mstreams_init(&r.streams);
 	wg_ctx_init(&r.ctx);
 	r.ctx.strict = o.strict;
 	/* migrate reports files and objects, never the chain's change log:
 	 * recording it cost each edit its path, values and reason (as build
 	 * without --explain) */
 	r.ctx.skip_changes = true;
+	/* an identical second copy stays in its file (never deleted) */
+	r.ctx.keep_duplicates = true;
 	wg_resources_init(&r.list);
 	/* one node per distinct mapping key, as build: less memory, and the
 	 * chain's lookups compare few, cached keys; a key's place in the
@@ -765,9 +807,13 @@ int wg_cmd_migrate(int argc, char **argv)
 			       "skipped' below)")
 			     : "no *.yaml or *.yml file in the PATHs given");
 	if (!wg_ctx_failed(&r.ctx)) {
+		/* each kustomize root, each file alone: a stream of its own */
+		wg_mstreams_make(&r.streams, r.files.items, r.nmf);
 		wg_migrate_edits_begin(&r.list);
-		wg_cli_run_chain(&r.ctx, &r.profile, &r.list);
+		wg_mstreams_run(&r.streams, &r.ctx, &r.profile, r.mf, r.nmf,
+				&r.list);
 		wg_migrate_edits_end(&r.list);
+		images_roots(&r);
 	}
 	if (!wg_ctx_failed(&r.ctx))
 		wg_migrate_assign(r.mf, r.nmf, &r.list);
@@ -797,9 +843,10 @@ out:
 	free(r.mf);
 	free(r.skips);
 	free(r.rc_target);
-	free(r.rc_old);
-	wg_buf_release(&r.rc_text);
-	wg_buf_release(&r.rc_kept_names);
+	for (size_t i = 0; i < r.ntargets; i++)
+		wg_rc_target_release(&r.targets[i]);
+	free(r.targets);
+	wg_mstreams_release(&r.streams);
 	wg_resources_release(&r.list);
 	wg_pathlist_release(&r.files);
 	if (r.have_profile)

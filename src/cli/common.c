@@ -167,6 +167,44 @@ bool wg_cli_named_again(struct wg_index *seen, struct wg_buf *key,
 	return n != 0;
 }
 
+/* What to run instead of reading a kustomization or its patch: the
+ * folder kustomize builds (root; NULL: unknown, "DIR"), rendered. */
+static const char *render_advice(struct wg_buf *b, const char *root)
+{
+	wg_buf_reset(b);
+	wg_buf_addf(b, "render the folder first: kubectl kustomize %s | "
+		    "wingen build PROFILE -f -", root ? root : "DIR");
+	return b->buf;
+}
+
+/*
+ * A document that is kustomize's own Kustomization or Component (stdin,
+ * or a file of another name) is a build description, not an object:
+ * emitted as one it came out of build with its namespace: lost.  An
+ * error at each, from list's item first on.  Returns how many.
+ */
+static size_t refuse_kustomizations(struct wg_ctx *ctx,
+				    const struct wg_resources *list,
+				    size_t first, struct wg_buf *advice)
+{
+	size_t n = 0;
+
+	for (size_t i = first; i < list->len; i++) {
+		const struct wg_resource *res = list->items[i];
+		const struct wg_node *kind = wg_map_get(res->root, "kind");
+
+		if (!wg_kust_is_kustomization(res->root))
+			continue;
+		wg_report_at(ctx, WG_SEV_ERROR, res->file,
+			     wg_node_line(kind) + 1, wg_node_col(kind) + 1,
+			     "a kustomization (kind %.*s), not an object: %s",
+			     (int)kind->len, kind->u.str,
+			     render_advice(advice, NULL));
+		n++;
+	}
+	return n;
+}
+
 int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 		struct wg_inputs *inputs, struct wg_resources *list,
 		unsigned jobs)
@@ -179,7 +217,8 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 
 	struct wg_index *seen = wg_index_new();
 	struct wg_kust_refs *kust = wg_kust_refs_new();
-	struct wg_buf key = WG_BUF_INIT;
+	struct wg_buf key = WG_BUF_INIT, advice = WG_BUF_INIT;
+	size_t first_res = list->len;
 
 	for (size_t i = 0; i < paths->len; i++)
 		if (wg_collect_files(ctx, paths->items[i], &files))
@@ -191,7 +230,7 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 	for (size_t i = 0; i < files.len; i++) {
 		struct wg_input *in;
 		struct wg_ctx quiet;
-		const char *why;
+		const char *why, *root;
 		bool read;
 
 		if (strcmp(files.items[i], "-") == 0) {
@@ -200,14 +239,14 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 			stdin_seen = true;
 		} else if (wg_cli_named_again(seen, &key, files.items[i])) {
 			continue;
-		} else if ((why = wg_kust_refs_why(kust, &key))) {
+		} else if ((why = wg_kust_refs_why(kust, &key, &root))) {
 			/* read as an object, a patch with no image is a
 			 * Linux workload of its own; with its base, the
-			 * same object twice */
+			 * same object twice; a kustomization came out as
+			 * an object of its own, its namespace: lost */
 			wg_report_at(ctx, WG_SEV_ERROR, files.items[i], 0, 0,
-				     "%s, not an object: render the overlay "
-				     "first (kubectl kustomize DIR) and give "
-				     "its output with -f -", why);
+				     "%s, not an object: %s", why,
+				     render_advice(&advice, root));
 			rc = -1;
 			continue;
 		}
@@ -247,6 +286,8 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 	}
 	if (read_run(ctx, inputs, run, inputs->len, list, jobs))
 		rc = -1;
+	if (refuse_kustomizations(ctx, list, first_res, &advice))
+		rc = -1;
 	/* Parse errors of unrendered Helm templates: the hint, on each
 	 * input's own errors (they are read in batches). */
 	for (size_t i = first; rc && i < inputs->len; i++)
@@ -257,6 +298,7 @@ int wg_cli_read(struct wg_ctx *ctx, const struct wg_pathlist *paths,
 	wg_index_free(seen);
 	wg_kust_refs_free(kust);
 	wg_buf_release(&key);
+	wg_buf_release(&advice);
 	return rc;
 }
 

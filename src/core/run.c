@@ -21,7 +21,7 @@
 static int run(struct wg_ctx *ctx, const struct wg_profile *p,
 	       struct wg_resources *list, const struct wg_chain *chain)
 {
-	wg_report_duplicates(ctx, list);
+	wg_report_duplicates(ctx, list, ctx->keep_duplicates);
 	wg_report_annotation_typos(ctx, &p->kinds, list);
 	ctx->profile = p;
 	return wg_pipeline_run(ctx, list, chain);

@@ -55,6 +55,10 @@ struct wg_ctx {
 	size_t documents;	/* documents read so far, for the limit */
 	bool skip_changes;	/* nobody will read the change log: plugins'
 				   wg_record_change() calls cost nothing */
+	bool keep_duplicates;	/* an identical second copy of an object
+				   stays in the stream (fn, migrate: objects
+				   are documents of files), not dropped
+				   (k8s/identity.h) */
 	const struct wg_tree_guard *guard;	/* the trees the run edits
 				   in place (treeguard.h); NULL: none */
 };

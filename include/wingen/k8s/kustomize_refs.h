@@ -24,7 +24,10 @@
  * kustomization lies outside every folder of the run is not known.
  */
 
+#include <stdbool.h>
+
 #include "wingen/base/buf.h"
+#include "wingen/base/input.h"
 
 struct wg_kust_refs;
 
@@ -49,10 +52,52 @@ void wg_kust_refs_scan_dir_of(struct wg_kust_refs *refs, const char *path);
 /*
  * Why the file whose id is id (wg_file_id(), which callers have already
  * made to read each file once) is not a resource ("a kustomize patch
- * (patches of overlays/prod/kustomization.yaml)"), or NULL when no
- * kustomization scanned names it.  The text is owned by refs.
+ * (patches of overlays/prod/kustomization.yaml)", or "a kustomization"
+ * for a scanned folder's kustomization itself), or NULL when no
+ * kustomization scanned names it.  root (may be NULL) gets the folder of
+ * the kustomization, what kubectl kustomize builds.  Texts are owned by
+ * refs.
  */
 const char *wg_kust_refs_why(const struct wg_kust_refs *refs,
-			     const struct wg_buf *id);
+			     const struct wg_buf *id, const char **root);
+
+/*
+ * What a kustomization adds to its build, for migrate's streams: the
+ * local paths (dir/entry, existing files or folders) its resources:,
+ * bases: (kustomize's older name for them) and components: name, in
+ * order; entries that name nothing on disk (a remote base, a typo) are
+ * left out.  component: its kind is Component (built only as part of
+ * another).  images: it has an images: transformer (it changes images
+ * of what it builds: what migrate read is not what kustomize renders).
+ * renames: it has a namePrefix or nameSuffix, which renames every object
+ * it builds, a RuntimeClass too, but not the runtimeClassName of a pod
+ * (kustomize's name references do not cover it).
+ */
+struct wg_kust {
+	struct wg_pathlist entries;
+	bool component;
+	bool images;
+	bool renames;
+};
+
+/* The kustomization of folder dir (the first of kustomize's three names
+ * there), its path into path; false when dir has none. */
+bool wg_kust_file_of(const char *dir, struct wg_buf *path);
+
+/* Reads kpath, the kustomization of folder dir, into out (released by
+ * wg_kust_release()).  Returns 0, or -1 when it cannot be read or is no
+ * mapping (out then empty). */
+int wg_kust_read(const char *kpath, const char *dir, struct wg_kust *out);
+void wg_kust_release(struct wg_kust *k);
+
+/* Whether path's last component is one of kustomize's names for a
+ * kustomization. */
+bool wg_kust_is_kustomization_name(const char *path);
+
+/* Whether root, a document, is kustomize's own (apiVersion
+ * kustomize.config.k8s.io/..., kind Kustomization or Component): a build
+ * description, never an object to apply. */
+struct wg_node;
+bool wg_kust_is_kustomization(const struct wg_node *root);
 
 #endif
