@@ -92,12 +92,20 @@ static struct wg_node *schema(struct gen *g, const char *description)
  */
 static void scalar_type(struct gen *g, struct wg_node *s)
 {
-	struct wg_node *t = wg_node_new_seq(g->arena);
+	put(g, s, "type", strings(g, (const char *const[]){ "string",
+		"number", "boolean", NULL }));
+}
 
-	wg_seq_append(g->arena, t, str(g, "string"));
-	wg_seq_append(g->arena, t, str(g, "number"));
-	wg_seq_append(g->arena, t, str(g, "boolean"));
-	put(g, s, "type", t);
+/* s becomes an object of exactly props, required (NULL-ended) among
+ * them. */
+static void closed(struct gen *g, struct wg_node *s, struct wg_node *props,
+		   const char *const *required)
+{
+	put_str(g, s, "type", "object");
+	put(g, s, "properties", props);
+	if (required && required[0])
+		put(g, s, "required", strings(g, required));
+	put_true(g, s, "additionalProperties", false);
 }
 
 static void pattern(struct gen *g, struct wg_node *s, const char *re,
@@ -251,33 +259,27 @@ static struct wg_node *overhead(struct gen *g, const char *description)
 				    "ephemeral-storage, hugepages-*, or a "
 				    "prefixed name) to quantities (100m, "
 				    "128Mi).");
-	struct wg_node *q = schema(g, NULL), *t = wg_node_new_seq(g->arena);
+	struct wg_node *q = schema(g, NULL);
 
-	put_str(g, s, "type", "object");
 	put_str(g, pf, "type", "object");
 	put_num(g, pf, "minProperties", 1);
-	wg_seq_append(g->arena, t, str(g, "string"));
-	wg_seq_append(g->arena, t, str(g, "number"));
-	put(g, q, "type", t);
+	put(g, q, "type", strings(g, (const char *const[]){ "string", "number",
+							   NULL }));
 	put(g, pf, "additionalProperties", q);
 	put(g, props, "podFixed", pf);
-	put(g, s, "properties", props);
-	put(g, s, "required", strings(g, (const char *const[]){ "podFixed",
-								NULL }));
-	put_true(g, s, "additionalProperties", false);
+	closed(g, s, props, (const char *const[]){ "podFixed", NULL });
 	return s;
 }
 
 static struct wg_node *retarget(struct gen *g, const char *description)
 {
-	struct wg_node *s = schema(g, description), *t = wg_node_new_seq(g->arena);
+	struct wg_node *s = schema(g, description);
 	struct wg_node *to = any_scalar(g, "A build of windows.builds: "
 					"release, alias, build number or "
 					"RuntimeClass name.");
 
-	wg_seq_append(g->arena, t, str(g, "object"));
-	wg_seq_append(g->arena, t, str(g, "null"));
-	put(g, s, "type", t);
+	put(g, s, "type", strings(g, (const char *const[]){ "object", "null",
+							   NULL }));
 	put(g, s, "propertyNames", release_values(g, NULL, true));
 	put_num(g, to, "minLength", 1);
 	put(g, s, "additionalProperties", to);
@@ -291,13 +293,9 @@ static struct wg_node *step_map(struct gen *g, struct wg_node *name,
 {
 	struct wg_node *s = schema(g, NULL), *props = wg_node_new_map(g->arena);
 
-	put_str(g, s, "type", "object");
 	put(g, props, "name", name);
 	put(g, props, "config", config);
-	put(g, s, "properties", props);
-	put(g, s, "required", strings(g, (const char *const[]){ "name",
-								NULL }));
-	put_true(g, s, "additionalProperties", false);
+	closed(g, s, props, (const char *const[]){ "name", NULL });
 	return s;
 }
 
