@@ -192,4 +192,4 @@ mkdir -p "$(dirname "$out")"
 repro_tar "$work/image.tar" "$layout"
 mv "$work/image.tar" "$out"
 echo "build.sh: $out: $tag, sha256:$manifest_digest (layer $layer_size bytes:" \
-     "wingen and $(wc -l <"$work/libs") libraries)"
+     "wingen and the $(wc -l <"$work/libs") files ldd names)"

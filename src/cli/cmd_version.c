@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include <cyaml/cyaml.h>
+#include <gnutls/gnutls.h>
+#include <microhttpd.h>
 #include <pcre2.h>
 #include <yaml.h>
 #include <zlib.h>
@@ -63,6 +65,28 @@ static void zlib_running(char *out)
 	snprintf(out, VERSION_MAX, "%s", zlibVersion());
 }
 
+/* MHD_VERSION is the version's digits written in hex, 0x00097500 for
+ * 0.9.75 (its headers carry no string). */
+#define MHD_BUILT_MAJOR ((MHD_VERSION >> 24) & 0xff)
+#define MHD_BUILT_MINOR ((MHD_VERSION >> 16) & 0xff)
+#define MHD_BUILT_PATCH ((MHD_VERSION >> 8) & 0xff)
+
+static char mhd_built[VERSION_MAX];
+
+static void mhd_running(char *out)
+{
+	const char *v = MHD_get_version();
+
+	snprintf(out, VERSION_MAX, "%s", v ? v : "unknown");
+}
+
+static void gnutls_running(char *out)
+{
+	const char *v = gnutls_check_version(NULL);
+
+	snprintf(out, VERSION_MAX, "%s", v ? v : "unknown");
+}
+
 /* Every library wingen links, in the order printed.  A library added to
  * the link gets a row here. */
 static const struct library {
@@ -74,6 +98,9 @@ static const struct library {
 	{ "libcyaml", WINGEN_BUILT_LIBCYAML, libcyaml_running },
 	{ "PCRE2", WG_STR(PCRE2_MAJOR) "." WG_STR(PCRE2_MINOR), pcre2_running },
 	{ "zlib", ZLIB_VERSION, zlib_running },
+	/* wingen serve's HTTP and TLS */
+	{ "libmicrohttpd", mhd_built, mhd_running },
+	{ "GnuTLS", GNUTLS_VERSION, gnutls_running },
 };
 #define NLIBRARIES (sizeof(libraries) / sizeof(*libraries))
 
@@ -94,14 +121,14 @@ static void text(struct wg_buf *out)
 	char running[VERSION_MAX];
 
 	wg_buf_addf(out, "wingen %s\n", WINGEN_VERSION);
-	wg_buf_addf(out, "%-9s %s", "commit", WINGEN_GIT_COMMIT);
+	wg_buf_addf(out, "%-13s %s", "commit", WINGEN_GIT_COMMIT);
 	if (strcmp(WINGEN_GIT_TREE, "clean") != 0
 	    && strcmp(WINGEN_GIT_COMMIT, "unknown") != 0)
 		wg_buf_addf(out, " (%s)", WINGEN_GIT_TREE);
 	wg_buf_addch(out, '\n');
 	for (size_t i = 0; i < NLIBRARIES; i++) {
 		libraries[i].running(running);
-		wg_buf_addf(out, "%-9s built with %-10s running %s\n",
+		wg_buf_addf(out, "%-13s built with %-10s running %s\n",
 			    libraries[i].name, libraries[i].built, running);
 	}
 }
@@ -156,6 +183,9 @@ int wg_cmd_version(int argc, char **argv)
 	struct wg_ctx ctx;
 	int rc = wg_parse_options("version", argc, argv, opts, NULL);
 
+	snprintf(mhd_built, sizeof(mhd_built), "%x.%x.%x",
+		 (unsigned)MHD_BUILT_MAJOR, (unsigned)MHD_BUILT_MINOR,
+		 (unsigned)MHD_BUILT_PATCH);
 	if (rc)
 		return rc < 0 ? wg_print_help("version") : rc;
 	if (brief && format == 1)

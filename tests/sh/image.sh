@@ -105,6 +105,33 @@ chroot --userspec=65534:65534 "$rootfs" /usr/local/bin/wingen version >"$tmp/ver
 awk '/built with/ && $4 != $6 { print }' "$tmp/version" | grep . \
 	&& no "a library in the image is not the one wingen was built with"
 
+# wingen serve in the image: libmicrohttpd and GnuTLS as ldd put them,
+# no /dev, no /etc/ssl; HTTPS answers /readyz.
+if "$wingen" help serve >/dev/null 2>&1; then
+	if command -v openssl >/dev/null && command -v curl >/dev/null; then
+		mkdir "$rootfs/certs"
+		openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
+			-keyout "$rootfs/certs/key.pem" -out "$rootfs/certs/cert.pem" 2>/dev/null
+		chmod 0644 "$rootfs"/certs/*
+		port=$((20000 + $$ % 20000))
+		chroot --userspec="$(jq -r .config.User "$config")" "$rootfs" \
+			/usr/local/bin/wingen serve --port "$port" \
+			--tls-cert-file /certs/cert.pem \
+			--tls-private-key-file /certs/key.pem >"$tmp/serve.log" 2>&1 &
+		serve=$!
+		ready=
+		for _ in $(seq 100); do
+			ready=$(curl -sk "https://127.0.0.1:$port/readyz" 2>/dev/null) && break
+			sleep 0.1
+		done
+		kill "$serve" 2>/dev/null; wait "$serve" 2>/dev/null
+		[ "$ready" = ok ] || no "wingen serve in the image does not answer /readyz over HTTPS: $(tail -3 "$tmp/serve.log")"
+		rm -rf "$rootfs/certs"
+	else
+		echo "SKIP (wingen serve in the image): no openssl or curl"
+	fi
+fi
+
 # ---- podman ---------------------------------------------------------------------
 if ! command -v podman >/dev/null; then
 	echo "SKIP (podman): podman is not installed (Debian: apt-get install podman)"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # wingen version: wingen's version, the git commit it was built from,
-# then libyaml, libcyaml, PCRE2 and zlib, each with the version it was
+# then libyaml, libcyaml, PCRE2, zlib, libmicrohttpd and GnuTLS, each
+# with the version it was
 # built with (what pkg-config reports on the building machine) and the
 # one it runs with (asked of the library); -o json says the same as one
 # object, --short the version and commit alone.  The commit comes from
@@ -21,7 +22,8 @@ head -1 <<<"$out" | grep -qE '^wingen [0-9]+\.[0-9]+\.[0-9]+$' \
 	|| no "first line is not 'wingen X.Y.Z': $(head -1 <<<"$out")"
 version=$(head -1 <<<"$out" | cut -d' ' -f2)
 ver='[0-9]+\.[0-9]+(\.[0-9]+)?'
-libs="libyaml:yaml-0.1 libcyaml:libcyaml PCRE2:libpcre2-8 zlib:zlib"
+libs="libyaml:yaml-0.1 libcyaml:libcyaml PCRE2:libpcre2-8 zlib:zlib
+      libmicrohttpd:libmicrohttpd GnuTLS:gnutls"
 for lib in $libs; do
 	name=${lib%%:*} pc=${lib#*:}
 	line=$(grep "^$name " <<<"$out") || { no "no line for $name"; continue; }
@@ -33,7 +35,23 @@ for lib in $libs; do
 		[ "$built" = "$want" ] || no "$name built with '$built', pkg-config says '$want'"
 	fi
 done
-[ "$(wc -l <<<"$out")" = 6 ] || no "expected 6 lines: $out"
+nlibs=$(wc -w <<<"$libs")
+[ "$(wc -l <<<"$out")" = $((nlibs + 2)) ] || no "expected $((nlibs + 2)) lines: $out"
+# every library the binary links itself (readelf's NEEDED) is listed,
+# but the C library: one added to the link gets its row in cmd_version.c
+if command -v readelf >/dev/null; then
+	for so in $(readelf -d "$wingen" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+		case $so in
+		libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*) continue ;;
+		lib[at]san.so*|libubsan.so*|libgcc_s.so*) continue ;;	# sanitizers
+		libyaml-0.so*) name=libyaml ;; libcyaml.so*) name=libcyaml ;;
+		libpcre2-8.so*) name=PCRE2 ;; libz.so*) name=zlib ;;
+		libmicrohttpd.so*) name=libmicrohttpd ;; libgnutls.so*) name=GnuTLS ;;
+		*) no "wingen links $so, which version does not list"; continue ;;
+		esac
+		grep -q "^$name " <<<"$out" || no "wingen links $so, version has no $name line"
+	done
+fi
 
 # The commit: this checkout's, when the binary was built from it.
 commit=$(sed -n 's/^commit  *\([0-9a-f]*\|unknown\).*/\1/p' <<<"$out")
