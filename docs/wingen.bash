@@ -217,7 +217,7 @@ _wingen()
 		COMPREPLY=()
 		return ;;
 	"serve --kinds")
-		_wingen_files -f
+		COMPREPLY=()
 		return ;;
 	"serve --log-format")
 		_wingen_words "text json"
@@ -232,13 +232,13 @@ _wingen()
 		COMPREPLY=()
 		return ;;
 	"serve --idle-timeout")
-		_wingen_files -f
+		COMPREPLY=()
 		return ;;
 	"serve --shutdown-delay")
-		_wingen_files -f
+		COMPREPLY=()
 		return ;;
 	"serve --shutdown-timeout")
-		_wingen_files -f
+		COMPREPLY=()
 		return ;;
 	"version -o"|"version --output")
 		_wingen_words "text json"

@@ -122,22 +122,33 @@ static bool help_entry(struct wg_arena *a, const char *help, const char *name,
 	return false;
 }
 
-/* What a value named placeholder is (the option parses it as a string). */
+/*
+ * What a value named placeholder is (the option parses it as a string):
+ * a file where --help names one (FILE, PATH, the nodes' or values' file,
+ * or a name ending so), a folder for DIR, the releases for OLD=NEW, and
+ * nothing to offer for the rest (N, S, ADDR, LIST, K=V, ARG...).  An
+ * entry without a placeholder takes a file.
+ */
 static enum wg_comp_value value_of(const char *placeholder)
 {
-	static const char *const nothing[] = { "N", "ARG", "ADDR", "PORT",
-		"DURATION", "NAME", NULL };
+	static const char *const files[] = { "FILE", "PATH", "NODES",
+		"VALUES", "PROFILE", NULL };
+	size_t n;
 
 	if (!placeholder)
 		return WG_COMP_FILES;
 	if (strcmp(placeholder, "OLD=NEW") == 0)
 		return WG_COMP_RETARGET;
-	if (strchr(placeholder, '='))
-		return WG_COMP_NOTHING;		/* K=V */
-	for (size_t i = 0; nothing[i]; i++)
-		if (strcmp(placeholder, nothing[i]) == 0)
-			return WG_COMP_NOTHING;
-	return strcmp(placeholder, "DIR") == 0 ? WG_COMP_DIRS : WG_COMP_FILES;
+	if (strcmp(placeholder, "DIR") == 0)
+		return WG_COMP_DIRS;
+	for (size_t i = 0; files[i]; i++)
+		if (strcmp(placeholder, files[i]) == 0)
+			return WG_COMP_FILES;
+	n = strlen(placeholder);
+	if ((n > 4 && strcmp(placeholder + n - 4, "FILE") == 0)
+	    || (n > 4 && strcmp(placeholder + n - 4, "PATH") == 0))
+		return WG_COMP_FILES;
+	return WG_COMP_NOTHING;
 }
 
 static void copy_words(const char **to, const char *const *from)
