@@ -50,6 +50,8 @@ struct rt {
 	struct wg_arena *arena;
 	struct wg_resource *res;
 	struct wg_buf path;
+	size_t edits;		/* fields set so far (the change log may be
+				   off: ctx skip_changes) */
 };
 
 /* The retarget of the release text names (a release name, alias or build
@@ -127,6 +129,7 @@ static void set(struct rt *t, struct wg_node *m, const char *key,
 	struct wg_node *v = wg_node_new_str(t->arena, text);
 
 	wg_map_set(t->arena, m, key, v);
+	t->edits++;
 	wg_record_change(t->ctx, WG_CHANGE_SET, t->res, old, field, old, v,
 			 why);
 }
@@ -601,6 +604,7 @@ static void workload(struct rt *t, const struct wg_kind *kind)
 		struct wg_node *v = wg_node_new_str(t->arena, img[i].text);
 
 		wg_map_set(t->arena, img[i].container, "image", v);
+		t->edits++;
 		wg_record_change(t->ctx, WG_CHANGE_SET, t->res, old,
 				 img[i].field, old, v, img[i].why);
 	}
@@ -675,11 +679,37 @@ static void runtime_classes(struct rt *t)
 	}
 }
 
+/*
+ * A workload moved to a build whose own workload the stream already holds
+ * (a chart that renders one agent per release) would run twice on its
+ * nodes: said out loud (edits: the count before res was moved).
+ */
+static void same_nodes(struct rt *t, struct wg_resource *res, size_t edits)
+{
+	const struct wg_resource *sib;
+
+	if (t->edits == edits || (res->flags & WG_RES_DELETED))
+		return;
+	for (size_t i = 0; i < t->p->nretarget; i++) {
+		const struct wg_retarget *r = &t->p->retarget[i];
+
+		if (!(sib = wg_retarget_sibling(t->list, res, r->from, r->to)))
+			continue;
+		wg_warning(t->ctx, res, wg_resource_name_node(res),
+			   "metadata.name", "moved to %s (%s), whose nodes "
+			   "already run %s: both would run there; drop this "
+			   "one (a chart: turn its %s variant off)",
+			   r->to->release->name, r->why,
+			   wg_resource_label(t->arena, sib), r->from->name);
+		return;
+	}
+}
+
 static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	       const void *config)
 {
 	struct rt t = { ctx, ctx->profile, list, &list->arena, NULL,
-			WG_BUF_INIT };
+			WG_BUF_INIT, 0 };
 
 	(void)config;
 	if (!t.p || !t.p->nretarget)
@@ -687,6 +717,7 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	for (size_t i = 0; i < list->len; i++) {
 		struct wg_resource *res = list->items[i];
 		const struct wg_kind *kind;
+		size_t edits = t.edits;
 
 		if ((res->flags & (WG_RES_DELETED | WG_RES_GENERATED))
 		    || !(kind = wg_kind_of(&t.p->kinds, res))
@@ -694,6 +725,7 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 			continue;
 		t.res = res;
 		workload(&t, kind);
+		same_nodes(&t, res, edits);
 	}
 	runtime_classes(&t);
 	wg_buf_release(&t.path);

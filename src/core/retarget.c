@@ -164,6 +164,17 @@ static void strip_releases(const char *name, size_t len, struct wg_buf *out)
 		wg_buf_addstr(out, "");
 }
 
+/* Whether res carries wingen's build annotations: fan-out's copies (and
+ * workloads fan-out will copy) are one workload's, not siblings. */
+static bool fanned(const struct wg_resource *res)
+{
+	const struct wg_node *a = wg_path_get(res->root,
+					      "metadata.annotations");
+
+	return wg_map_get(a, WG_ANNOTATION_BUILD)
+	       || wg_map_get(a, WG_ANNOTATION_BUILDS);
+}
+
 /* Whether an image of res names a release the hosts of b run. */
 static bool serves(const struct wg_resource *res, const struct wg_build *b,
 		   struct wg_arena *arena)
@@ -195,15 +206,15 @@ static bool serves(const struct wg_resource *res, const struct wg_build *b,
 
 const struct wg_resource *wg_retarget_sibling(struct wg_resources *list,
 					      const struct wg_resource *res,
-					      const struct wg_profile *p,
-					      const struct wg_release *old)
+					      const struct wg_release *old,
+					      const struct wg_build *to)
 {
 	const struct wg_node *name = wg_resource_name_node(res);
 	const struct wg_node *ns = wg_resource_namespace_node(res);
 	const struct wg_resource *hit = NULL;
 	struct wg_buf mine = WG_BUF_INIT, theirs = WG_BUF_INIT;
 
-	if (!list || !old || !p || !p->default_build || !wg_is_scalar(name))
+	if (!list || !old || !to || !wg_is_scalar(name) || fanned(res))
 		return NULL;
 	strip_releases(name->u.str, name->len, &mine);
 	for (size_t i = 0; !hit && i < list->len; i++) {
@@ -212,14 +223,14 @@ const struct wg_resource *wg_retarget_sibling(struct wg_resources *list,
 		const struct wg_node *ons = wg_resource_namespace_node(o);
 
 		if (o == res || (o->flags & WG_RES_DELETED)
-		    || !wg_is_scalar(on)
+		    || !wg_is_scalar(on) || fanned(o)
 		    || !wg_node_equal(wg_map_get(o->root, "kind"),
 				      wg_map_get(res->root, "kind"))
 		    || !(wg_node_equal(ons, ns) || (!ons && !ns)))
 			continue;
 		strip_releases(on->u.str, on->len, &theirs);
 		if (strcmp(mine.buf, theirs.buf) == 0
-		    && serves(o, p->default_build, &list->arena))
+		    && serves(o, to, &list->arena))
 			hit = o;
 	}
 	wg_buf_release(&mine);
@@ -236,7 +247,8 @@ const char *wg_retarget_hint_in(struct wg_arena *arena,
 	const char *hint = wg_retarget_hint(arena, p, old);
 	const struct wg_resource *sib;
 
-	if (!*hint || !(sib = wg_retarget_sibling(list, res, p, old)))
+	if (!*hint || !(sib = wg_retarget_sibling(list, res, old,
+						  p->default_build)))
 		return hint;
 	return wg_arena_printf(arena, "; the stream already holds %s for %s: "
 			       "drop this one (a chart: turn its %s variant "

@@ -46,18 +46,19 @@ const char *wg_retarget_hint(struct wg_arena *arena,
 			     const struct wg_release *old);
 
 /*
- * The workload of list, other than res, that already serves the build a
- * retarget of old would move res to (p's default build): of res's kind
- * and namespace, named as res with its release words (ltsc2019, 2019,
- * 1809, 10.0.17763 between dashes) taken out, and whose images name a
- * release that build's hosts run; NULL when none.  A chart that renders
- * one agent per release (nri-windows-ltsc2019, nri-windows-ltsc2022)
- * needs the old one dropped, not moved onto the new one's nodes.
+ * The workload of list, other than res, that already serves build to,
+ * where a retarget of old would move res: of res's kind and namespace,
+ * named as res with its release words (ltsc2019, 2019, 1809, 10.0.17763
+ * between dashes) taken out, and whose images name a release to's hosts
+ * run; NULL when none, and never for fan-out's copies (annotation
+ * wingen.dev/windows-build(s) on either).  A chart that renders one agent
+ * per release (nri-windows-ltsc2019, nri-windows-ltsc2022) needs the old
+ * one dropped, not moved onto the new one's nodes.
  */
 const struct wg_resource *wg_retarget_sibling(struct wg_resources *list,
 					      const struct wg_resource *res,
-					      const struct wg_profile *p,
-					      const struct wg_release *old);
+					      const struct wg_release *old,
+					      const struct wg_build *to);
 
 /* wg_retarget_hint for res of list: when wg_retarget_sibling finds one,
  * "; the stream already holds DaemonSet/x for ltsc2022: drop this one
