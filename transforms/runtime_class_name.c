@@ -11,7 +11,9 @@
  * never writes spec.overhead: admission fills it in.
  *
  * HostProcess pods are left without a RuntimeClass: they run on the host,
- * not in a build-specific sandbox.
+ * not in a build-specific sandbox.  A pod that names a RuntimeClass of the
+ * stream that is no build's (select.h own_rc: a Hyper-V class installed
+ * by hand) keeps it; only its admission rules are checked.
  */
 #include <string.h>
 
@@ -148,6 +150,12 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 	 * (select.h no_runtime_class) */
 	if (sel->any_build || (sel->multi && !want))
 		goto out;
+	if (sel->own_rc && wg_scalar_is(cur, sel->own_rc_name)) {
+		/* the user's own RuntimeClass (a Hyper-V class): kept */
+		check_admission(ctx, list, res, sel, ps, sel->own_rc_name,
+				&path);
+		goto out;
+	}
 	if (!wg_node_is_null(cur) && !wg_scalar_is(cur, want)) {
 		wg_error(ctx, res, cur, path.buf,
 			 "is '%.*s', but this Windows workload (%s) needs "

@@ -66,6 +66,7 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 	}
 	sel->pod_windows = wg_sel_pod_targets_windows(p, list, sel, &field,
 						      &hp_pod);
+	wg_sel_own_runtime_class(p, list, sel);
 	img = wg_sel_windows_image(sel, &iref, &ipath);
 	if (img)
 		sel->windows_image = img;

@@ -8,10 +8,27 @@
 
 #include "wingen/k8s/images.h"
 
+/* Whether the pod's own RuntimeClass (select.h own_rc) admits build b:
+ * its scheduling.nodeSelector arch and windows-build. */
+static bool own_rc_admits(const struct wg_selection *sel,
+			  const struct wg_build *b)
+{
+	const struct wg_node *ns = wg_path_get(sel->own_rc->root,
+					       "scheduling.nodeSelector");
+	const struct wg_node *v = wg_map_get(ns, WG_LABEL_WINDOWS_BUILD);
+
+	if (wg_is_scalar(v) && !wg_scalar_is(v, b->release->build))
+		return false;
+	v = wg_map_get(ns, WG_LABEL_ARCH);
+	return !(wg_is_scalar(v) && !wg_scalar_is(v, b->arch));
+}
+
 /* Whether the pod spec agrees with build b where it names one: its
- * nodeSelector arch and windows-build, its runtimeClassName, and the
- * releases its Windows base images are built for. */
-static bool spec_agrees(const struct wg_podspec *ps, const struct wg_build *b)
+ * nodeSelector arch and windows-build, its runtimeClassName (a build's,
+ * or its own RuntimeClass that admits b), and the releases its Windows
+ * base images are built for. */
+static bool spec_agrees(const struct wg_selection *sel,
+			const struct wg_podspec *ps, const struct wg_build *b)
 {
 	const struct wg_node *ns = wg_map_get(ps->spec, "nodeSelector");
 	const struct wg_node *v;
@@ -25,6 +42,8 @@ static bool spec_agrees(const struct wg_podspec *ps, const struct wg_build *b)
 	if (wg_is_scalar(v) && !wg_scalar_is(v, b->release->build))
 		return false;
 	v = wg_map_get(ps->spec, "runtimeClassName");
+	if (sel->own_rc && wg_scalar_is(v, sel->own_rc_name))
+		return own_rc_admits(sel, b);
 	return !(wg_is_scalar(v) && !wg_node_is_null(v)
 		 && !wg_scalar_is(v, b->runtime_class));
 }
@@ -33,7 +52,7 @@ static bool spec_names(const struct wg_selection *sel,
 		       const struct wg_build *b)
 {
 	for (size_t i = 0; i < sel->npods; i++)
-		if (!spec_agrees(&sel->pods[i], b))
+		if (!spec_agrees(sel, &sel->pods[i], b))
 			return false;
 	return true;
 }

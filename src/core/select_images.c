@@ -32,7 +32,8 @@ const struct wg_node *wg_sel_image_misfit(const struct wg_selection *sel,
 				continue;
 			wg_image_parse(image->u.str, image->len, ref);
 			fit = wg_image_fit(ref, sel->host_process ? NULL
-					   : b->release, b->arch, b->handler);
+					   : b->release, b->arch,
+					   wg_sel_handler(sel, b));
 			if (fit != WG_FIT_RELEASE && fit != WG_FIT_ARCH)
 				continue;
 			if (path)
@@ -112,7 +113,7 @@ void wg_sel_check_images(struct wg_ctx *ctx, struct wg_resources *list,
 	run = runners(arena, ctx->profile, sel, &any);
 	if (wg_image_fit(&ref, sel->host_process ? NULL
 			 : sel->build->release, sel->build->arch,
-			 sel->build->handler) == WG_FIT_ARCH)
+			 wg_sel_handler(sel, sel->build)) == WG_FIT_ARCH)
 		wg_error(ctx, res, image, path.buf,
 			 "'%.*s' is built for %s, but build %s is %s (%s)%s",
 			 (int)image->len, image->u.str, ref.arch,
@@ -121,11 +122,15 @@ void wg_sel_check_images(struct wg_ctx *ctx, struct wg_resources *list,
 	else
 		wg_error(ctx, res, image, path.buf,
 			 "'%.*s' is built for %s, which %s hosts cannot run "
-			 "with %s of handler %s (%s)%s%s", (int)image->len,
+			 "with %s of handler %s%s (%s)%s%s", (int)image->len,
 			 image->u.str, ref.release->name,
 			 sel->build->release->name,
-			 wg_handler_rule(sel->build->handler),
-			 sel->build->handler, sel->reason, run,
+			 wg_handler_rule(wg_sel_handler(sel, sel->build)),
+			 wg_sel_handler(sel, sel->build)
+			 ? wg_sel_handler(sel, sel->build) : "(default)",
+			 sel->own_rc ? wg_arena_printf(arena, ", its "
+				"RuntimeClass %s's", sel->own_rc_name) : "",
+			 sel->reason, run,
 			 !any && rewritable(arena, image,
 					    ctx->profile->default_build)
 			 ? wg_retarget_hint_in(arena, ctx->profile, list, res,

@@ -67,6 +67,17 @@ bool wg_sel_pod_targets_windows(const struct wg_profile *p,
 /* Whether some container of any template of sel runs as HostProcess. */
 bool wg_sel_host_process(const struct wg_selection *sel);
 
+/* Sets sel's own RuntimeClass (select.h own_rc), when its pod templates
+ * name one of list's that is no build's of p and selects Windows. */
+void wg_sel_own_runtime_class(const struct wg_profile *p,
+			      struct wg_resources *list,
+			      struct wg_selection *sel);
+
+/* The handler sel's pods run with on build b: their own RuntimeClass's,
+ * else b's. */
+const char *wg_sel_handler(const struct wg_selection *sel,
+			   const struct wg_build *b);
+
 /* ---- select_annotations.c ----------------------------------------------- */
 
 /*

@@ -172,3 +172,43 @@ bool wg_sel_host_process(const struct wg_selection *sel)
 			return true;
 	return false;
 }
+
+void wg_sel_own_runtime_class(const struct wg_profile *p,
+			      struct wg_resources *list,
+			      struct wg_selection *sel)
+{
+	const struct wg_node *name = NULL;
+	const struct wg_resource *rc;
+	const struct wg_node *h;
+	char *text;
+
+	for (size_t i = 0; i < sel->npods; i++) {
+		const struct wg_node *n = wg_map_get(sel->pods[i].spec,
+						     "runtimeClassName");
+
+		if (!wg_is_scalar(n) || wg_node_is_null(n) || !n->len
+		    || (name && !wg_node_equal(name, n)))
+			return;	/* none, or templates that disagree */
+		name = n;
+	}
+	if (!name)
+		return;
+	text = wg_scalar_dup(&list->arena, name);
+	for (size_t i = 0; i < p->nbuilds; i++)
+		if (strcmp(p->builds[i].runtime_class, text) == 0)
+			return;
+	rc = wg_select_runtime_class(list, text);
+	if (!rc || !rc_selects_windows(rc))
+		return;
+	h = wg_map_get(rc->root, "handler");
+	sel->own_rc = rc;
+	sel->own_rc_name = text;
+	sel->own_handler = wg_is_scalar(h) && h->len
+			   ? wg_scalar_dup(&list->arena, h) : NULL;
+}
+
+const char *wg_sel_handler(const struct wg_selection *sel,
+			   const struct wg_build *b)
+{
+	return sel->own_rc ? sel->own_handler : b->handler;
+}

@@ -158,6 +158,17 @@ struct wg_selection {
 				   default, the DaemonSet carries its own
 				   scheduling, and no RuntimeClass needs
 				   installing for it) */
+	/* The pod's own RuntimeClass (added after the fields above): one
+	 * of the stream, not a profile build's, that its pod templates
+	 * name and whose scheduling selects Windows (a Hyper-V class the
+	 * user installed, as windows-testing's runhcs-wcow-hypervisor).  It
+	 * is kept (runtime-class-name checks its admission rules only), it
+	 * agrees with a build its scheduling admits, and its handler, not
+	 * the build's, says which images the build's hosts run for the
+	 * pod. */
+	const struct wg_resource *own_rc;
+	const char *own_rc_name;
+	const char *own_handler;	/* NULL: containerd's default */
 	/* A kind whose pods are decided apart (kinds.h: an Argo workflow's
 	 * templates, a PipelineRun's tasks, added after the fields above):
 	 * one selection per pod, parts[i] for pods[i] (its pods and pod are
