@@ -391,8 +391,7 @@ static int walk_dir(struct wg_ctx *ctx, const char *dir, const struct visit *up,
 			names[nnames++].type = e->d_type;
 		}
 	closedir(d);
-	if (nnames)	/* an empty folder has no array to sort */
-		qsort(names, nnames, sizeof(*names), cmp_entry);
+	wg_sort(names, nnames, sizeof(*names), cmp_entry);
 	for (size_t i = 0; i < nnames && rc == 0; i++) {
 		struct wg_buf path = WG_BUF_INIT;
 		const struct entry *n = &names[i];

@@ -94,8 +94,7 @@ static int take_locks(struct wg_ctx *ctx, struct wg_tree_guard *g,
 	}
 	/* one lock a file, the strongest asked: two descriptors of one
 	 * file in one process would conflict with each other */
-	if (nl)
-		qsort(l, nl, sizeof(*l), cmp_lock);
+	wg_sort(l, nl, sizeof(*l), cmp_lock);
 	g->locks = wg_xcalloc(nl ? nl : 1, sizeof(*g->locks));
 	for (size_t i = 0; i < nl; i = k) {
 		bool ex = false;

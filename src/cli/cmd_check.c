@@ -96,7 +96,7 @@ static size_t objects_changed(const struct wg_log *log)
 			    r->name ? r->name : "");
 		keys[nkeys++] = wg_buf_detach(&k, NULL);
 	}
-	qsort(keys, nkeys, sizeof(*keys), cmp_str);
+	wg_sort(keys, nkeys, sizeof(*keys), cmp_str);
 	for (size_t i = 0; i < nkeys; i++)
 		if (i == 0 || strcmp(keys[i], keys[i - 1]) != 0)
 			n++;

@@ -507,7 +507,7 @@ static int cmp_skip(const void *a, const void *b)
 
 static void skipped_lines(struct run *r)
 {
-	qsort(r->skips, r->nskips, sizeof(*r->skips), cmp_skip);
+	wg_sort(r->skips, r->nskips, sizeof(*r->skips), cmp_skip);
 	for (size_t i = 0; i < r->nskips; i++)
 		fprintf(stderr, "migrate: skipped %s: %s\n", r->skips[i].path,
 			r->skips[i].why);

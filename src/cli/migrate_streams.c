@@ -152,7 +152,7 @@ void wg_mstreams_roots(struct wg_mstreams *s, const struct wg_pathlist *all)
 		wg_kust_release(&k);
 	}
 	/* sorted by folder: the order streams run and are named in */
-	qsort(s->items, s->len, sizeof(*s->items), cmp_root);
+	wg_sort(s->items, s->len, sizeof(*s->items), cmp_root);
 	wg_index_free(s->roots);
 	s->roots = wg_index_new();
 	for (size_t i = 0; i < s->len; i++) {
@@ -249,8 +249,8 @@ void wg_mstreams_make(struct wg_mstreams *s, char *const *files, size_t n)
 
 		memset(seen, 0, s->nroots * sizeof(*seen));
 		close_over(s, r, r, by_id, seen);
-		qsort(m->files, m->nfiles, sizeof(*m->files), cmp_size);
-		qsort(m->subs, m->nsubs, sizeof(*m->subs), cmp_size);
+		wg_sort(m->files, m->nfiles, sizeof(*m->files), cmp_size);
+		wg_sort(m->subs, m->nsubs, sizeof(*m->subs), cmp_size);
 	}
 	for (size_t r = 0; r < s->nroots; r++)
 		for (size_t k = 0; k < s->items[r].nfiles; k++)

@@ -9,6 +9,8 @@
  */
 #include "podview.h"
 
+#include "wingen/base/alloc.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,7 +92,7 @@ static struct wg_pod_refs *refs_of(struct wg_resources *list)
 		e->ns = wg_is_scalar(ns) ? wg_scalar_dup(&list->arena, ns) : "";
 		e->res = res;
 	}
-	qsort(r->items, r->n, sizeof(*r->items), named_cmp);
+	wg_sort(r->items, r->n, sizeof(*r->items), named_cmp);
 	r->indexed_len = list->len;
 	return r;
 }

@@ -68,8 +68,7 @@ static void walk(const char *dir, struct wg_pathlist *out, unsigned depth)
 		if (e->d_name[0] != '.')
 			wg_pathlist_add(&names, e->d_name);
 	closedir(d);
-	if (names.len)	/* qsort(NULL, 0, ...) is undefined */
-		qsort(names.items, names.len, sizeof(*names.items), cmp_str);
+	wg_sort(names.items, names.len, sizeof(*names.items), cmp_str);
 	for (size_t i = 0; i < names.len; i++) {
 		char *p = join(dir, names.items[i]);
 		struct stat st;
@@ -316,7 +315,7 @@ static void tree_templates(const struct tree *t, struct wg_pathlist *out)
 			wg_pathlist_add(out, p + tl);
 	}
 	if (out->len)
-		qsort(out->items, out->len, sizeof(*out->items), cmp_str);
+		wg_sort(out->items, out->len, sizeof(*out->items), cmp_str);
 }
 
 /* The name a subchart goes by: the alias its parent's dependencies give
@@ -552,7 +551,7 @@ static int load_tree(struct load *L, const struct tree *t, const char *rel,
 		}
 	}
 	if (subs.len)
-		qsort(subs.items, subs.len, sizeof(*subs.items), cmp_str);
+		wg_sort(subs.items, subs.len, sizeof(*subs.items), cmp_str);
 	for (size_t i = 0; rc == 0 && i < subs.len; i++)
 		rc = load_sub(L, t, deps, subs.items[i], rel, prefix, vals,
 			      depth);

@@ -1524,7 +1524,7 @@ static int by_address(const void *a, const void *b)
 void wg_pos_sort_nodes(const struct wg_node **nodes, size_t n)
 {
 	if (n > 1)
-		qsort(nodes, n, sizeof(*nodes), by_address);
+		wg_sort(nodes, n, sizeof(*nodes), by_address);
 }
 
 int wg_pos_index_doc_tree_for(struct wg_pos_index *ix, size_t d,

@@ -71,7 +71,7 @@ static bool has_repeated_key(const struct wg_node *m)
 	keys = wg_xmalloc(m->len * sizeof(*keys));
 	for (size_t i = 0; i < m->len; i++)
 		keys[i] = wg_map_key(m, i);
-	qsort(keys, m->len, sizeof(*keys), key_ptr_cmp);
+	wg_sort(keys, m->len, sizeof(*keys), key_ptr_cmp);
 	for (size_t i = 1; i < m->len && !dup; i++)
 		dup = key_ptr_cmp(&keys[i - 1], &keys[i]) == 0;
 	free(keys);

@@ -547,7 +547,7 @@ bool wg_readback_regions(const struct wg_pos_index *ix,
 			     && add_run(rg, &r);
 		}
 	}
-	qsort(rg->runs, rg->nruns, sizeof(rg->runs[0]), cmp_run);
+	wg_sort(rg->runs, rg->nruns, sizeof(rg->runs[0]), cmp_run);
 	ok = ok && same_outside(rg, before, after);
 	/* each run's edited text, read alone against its pairs */
 	for (size_t i = 0; ok && i < rg->nruns; i++) {

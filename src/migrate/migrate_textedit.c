@@ -44,8 +44,7 @@ int wg_edits_apply(struct wg_edits *e, const char *data, size_t len,
 	size_t mark = out->len, pos = 0;
 	bool deleting = false;	/* what ends at pos is a pure deletion */
 
-	if (e->len)
-		qsort(e->items, e->len, sizeof(*e->items), cmp_edit);
+	wg_sort(e->items, e->len, sizeof(*e->items), cmp_edit);
 	for (size_t i = 0; i < e->len; i++) {
 		const struct wg_edit *x = &e->items[i];
 

@@ -633,7 +633,7 @@ int wg_profile_init(struct wg_ctx *ctx, const struct wg_cluster *c,
 			     c->len, plural(c->len, "node", "nodes"), why.buf);
 		wg_buf_release(&why);
 	} else {
-		qsort(in.groups, in.ngroups, sizeof(*in.groups), cmp_group);
+		wg_sort(in.groups, in.ngroups, sizeof(*in.groups), cmp_group);
 		for (size_t i = 0; i < in.ngroups; i++) {
 			in.groups[i].runtime_class = runtime_class(&in,
 								   &in.groups[i]);

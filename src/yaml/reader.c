@@ -598,7 +598,7 @@ static long first_duplicate(struct wg_node **kids, size_t pairs,
 		keys[n].key = kids[2 * i];
 		keys[n++].index = i;
 	}
-	qsort(keys, n, sizeof(*keys), key_at_cmp);
+	wg_sort(keys, n, sizeof(*keys), key_at_cmp);
 	for (size_t i = 1; i < n; i++)
 		if (key_cmp(&keys[i - 1].key, &keys[i].key) == 0
 		    && (dup < 0 || keys[i].index < (size_t)dup))
@@ -706,7 +706,7 @@ static int resolve_merges(struct wg_reader *r, struct wg_arena *arena,
 	}
 	for (size_t i = 0; i < n; i++)
 		order[i] = &cand[i];
-	qsort(order, n, sizeof(*order), merge_cmp);
+	wg_sort(order, n, sizeof(*order), merge_cmp);
 	for (size_t i = 1; i < n; i++)
 		if (key_cmp(&order[i - 1]->key, &order[i]->key) == 0)
 			order[i]->lost = true;

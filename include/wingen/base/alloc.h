@@ -2,6 +2,7 @@
 #define WINGEN_ALLOC_H
 
 #include <stddef.h>
+#include <stdlib.h>
 
 /*
  * Allocation helpers that never return NULL.
@@ -42,5 +43,16 @@ void wg_xgrow(void **items, size_t *cap, size_t need, size_t elem);
 			wg_xgrow((void **)&(items), &(cap), (need),	\
 				 sizeof(*(items)));			\
 	} while (0)
+
+/*
+ * qsort that takes an empty array: one grown by WG_GROW is NULL until its
+ * first item, and qsort(NULL, 0, ...) is undefined behaviour.
+ */
+static inline void wg_sort(void *items, size_t n, size_t elem,
+			   int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(items, n, elem, cmp);
+}
 
 #endif
