@@ -3,7 +3,11 @@
 
 /*
  * What the profile loader's files share (profile_load.c, profile_schema.c,
- * profile_check.c, profile_write.c); not a public contract.
+ * profile_check.c, profile_write.c, ...); not a public contract.
+ *
+ * Their calls go one way: load calls check and schema; check calls
+ * workloads, retarget and schema; all of them report through
+ * profile_report.c and ask profile_builds.c, which call none of them.
  */
 
 #include <cyaml/cyaml.h>
@@ -186,6 +190,7 @@ struct wg_profile_loader {
  * Reports a problem of the profile: file:line:col from node (or the
  * nearest node that exists on field's path when node is NULL), field the
  * key path ("windows.builds[1].handler").  Returns -1 for an error, else 0.
+ * (profile_report.c, as are the two below)
  */
 int wg_profile_report(struct wg_profile_loader *L, enum wg_severity sev,
 		       const struct wg_node *node, const char *field,

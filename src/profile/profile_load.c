@@ -17,84 +17,6 @@
 #include "wingen/base/template.h"
 #include "wingen/yaml/writer.h"
 
-const struct wg_node *wg_profile_node(const struct wg_profile_loader *L,
-				      const char *field)
-{
-	return wg_profile_nearest(L->root, field);
-}
-
-const struct wg_node *wg_profile_nearest(const struct wg_node *root,
-					 const char *field)
-{
-	struct wg_buf path = WG_BUF_INIT;
-	const struct wg_node *n = NULL;
-
-	if (!field)
-		return root;
-	wg_buf_addstr(&path, field);
-	/* Drop trailing steps until something is there: a default that was
-	 * not written is reported at its parent. */
-	while (path.len && !(n = wg_path_get(root, path.buf))) {
-		char *cut = strrchr(path.buf, '.');
-		char *br = strrchr(path.buf, '[');
-
-		if (br && (!cut || br > cut))
-			cut = br;
-		if (!cut)
-			cut = path.buf;
-		*cut = '\0';
-		path.len = (size_t)(cut - path.buf);
-	}
-	wg_buf_release(&path);
-	return n ? n : root;
-}
-
-int wg_profile_report(struct wg_profile_loader *L, enum wg_severity sev,
-		       const struct wg_node *node, const char *field,
-		       const char *fmt, ...)
-{
-	struct wg_buf msg = WG_BUF_INIT;
-	struct wg_diag d = { .severity = sev, .file = L->file, .field = field };
-	va_list ap;
-
-	if (!node)
-		node = wg_profile_node(L, field);
-	if (node && wg_node_has_pos(node)) {
-		d.line = wg_node_line(node) + 1;
-		d.col = wg_node_col(node) + 1;
-	}
-	va_start(ap, fmt);
-	wg_buf_vaddf(&msg, fmt, ap);
-	va_end(ap);
-	d.message = msg.buf;
-	wg_log_add_diag(&L->ctx->log, &d);
-	wg_buf_release(&msg);
-	return sev == WG_SEV_ERROR ? -1 : 0;
-}
-
-int wg_profile_report_setting(struct wg_ctx *ctx, const struct wg_profile *p,
-			      enum wg_severity sev, const struct wg_node *node,
-			      const char *field, const char *fmt, ...)
-{
-	struct wg_buf msg = WG_BUF_INIT;
-	struct wg_diag d = { .severity = sev, .file = p->path, .field = field };
-	va_list ap;
-
-	if (!node)
-		node = wg_profile_nearest(p->root, field);
-	if (node && wg_node_has_pos(node)) {
-		d.line = wg_node_line(node) + 1;
-		d.col = wg_node_col(node) + 1;
-	}
-	va_start(ap, fmt);
-	wg_buf_vaddf(&msg, fmt, ap);
-	va_end(ap);
-	d.message = msg.buf;
-	wg_log_add_diag(&ctx->log, &d);
-	wg_buf_release(&msg);
-	return sev == WG_SEV_ERROR ? -1 : 0;
-}
-
 static char *dirname_of(struct wg_arena *arena, const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -268,41 +190,6 @@ void wg_profile_release(struct wg_profile *p)
 		wg_regex_release(&p->images[i].match);
 	wg_arena_release(&p->arena);
 	memset(p, 0, sizeof(*p));
-}
-
-const struct wg_build *wg_profile_find_build(const struct wg_profile *p,
-					     const char *name)
-{
-	const struct wg_release *r = wg_release_find(name);
-
-	for (size_t i = 0; r && i < p->nbuilds; i++)
-		if (p->builds[i].release == r)
-			return &p->builds[i];
-	for (size_t i = 0; i < p->nbuilds; i++)
-		if (p->builds[i].runtime_class
-		    && strcmp(p->builds[i].runtime_class, name) == 0)
-			return &p->builds[i];
-	/* A build the catalogue does not know is named by its number. */
-	for (size_t i = 0; !r && i < p->nbuilds; i++)
-		if (p->builds[i].release
-		    && strcmp(p->builds[i].release->build, name) == 0)
-			return &p->builds[i];
-	return NULL;
-}
-
-struct wg_node *wg_taint_toleration(struct wg_arena *arena,
-				    const struct wg_taint *taint)
-{
-	struct wg_node *t = wg_node_new_map(arena);
-
-	wg_map_set(arena, t, "key", wg_node_new_str(arena, taint->key));
-	wg_map_set(arena, t, "operator",
-		   wg_node_new_str(arena, taint->value ? "Equal" : "Exists"));
-	if (taint->value)
-		wg_map_set(arena, t, "value",
-			   wg_node_new_str(arena, taint->value));
-	wg_map_set(arena, t, "effect", wg_node_new_str(arena, taint->effect));
-	return t;
 }
 
 int wg_profile_read_template(struct wg_ctx *ctx, const struct wg_profile *p,
