@@ -34,7 +34,7 @@
  * nothing of text, the position index nothing of trees.
  */
 
-/* ---- position index (migrate_posindex.c) ------------------------------ */
+/* ---- position index (migrate_pos*.c) ---------------------------------- */
 
 /*
  * libyaml's events give the exact byte span of every node.  The reader
