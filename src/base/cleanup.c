@@ -104,7 +104,7 @@ static void on_signal(int sig)
 		return;
 	}
 	if (child > 0)
-		kill(child, SIGKILL);
+		kill(-child, SIGKILL);	/* helm's process group */
 	remove_all();
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -200,6 +200,12 @@ void wg_cleanup_untrack_dir(const char *path)
 			free(d);
 			return;
 		}
+}
+
+void wg_cleanup_remove_dir(const char *path)
+{
+	remove_tree_at(AT_FDCWD, path, 0);
+	wg_cleanup_untrack_dir(path);
 }
 
 void wg_cleanup_child(pid_t pid)

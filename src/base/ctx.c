@@ -20,6 +20,10 @@ void wg_limits_default(struct wg_limits *l)
 	l->max_input_bytes = (size_t)2 << 30;
 	l->regex_match_limit = 1000000;
 	l->regex_depth_limit = 10000;
+	/* Helm's own cap on a chart archive (newer releases) */
+	l->max_chart_bytes = 100u << 20;
+	l->helm_seconds = 120;
+	l->helm_memory = (size_t)2 << 30;
 }
 
 /* The names of WINGEN_LIMITS, their field and their largest value. */
@@ -47,6 +51,12 @@ static const struct {
 	  UINT32_MAX },
 	{ "regex-depth", offsetof(struct wg_limits, regex_depth_limit), true,
 	  UINT32_MAX },
+	{ "chart-bytes", offsetof(struct wg_limits, max_chart_bytes), false,
+	  SIZE_MAX / 2 },
+	{ "helm-seconds", offsetof(struct wg_limits, helm_seconds), false,
+	  86400 },
+	{ "helm-memory", offsetof(struct wg_limits, helm_memory), false,
+	  SIZE_MAX / 2 },
 };
 
 /* One NAME=N; 0 or -1 (reported). */
@@ -99,7 +109,8 @@ bad:
 	return wg_report_at(ctx, WG_SEV_ERROR, NULL, 0, 0, "WINGEN_LIMITS: "
 			    "unknown limit '%.*s' (known: depth, alias-nodes, "
 			    "doc-bytes, scalar-bytes, documents, input-bytes, "
-			    "regex-match, regex-depth)", (int)nlen, item);
+			    "regex-match, regex-depth, chart-bytes, "
+			    "helm-seconds, helm-memory)", (int)nlen, item);
 }
 
 int wg_limits_apply(struct wg_ctx *ctx, const char *spec)

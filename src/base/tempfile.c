@@ -16,6 +16,7 @@
 #include "wingen/base/alloc.h"
 #include "wingen/base/buf.h"
 #include "wingen/base/cleanup.h"
+#include "wingen/base/output.h"
 #include "wingen/base/treeguard.h"
 
 /* A symbolic link resolved, so the rename replaces its target and the
@@ -104,16 +105,14 @@ static mode_t process_umask(void)
 }
 
 /*
- * A name for a temporary in p's folder: ".NAME.wingen-" and six
- * characters from a per-process random seed and a counter, so names
- * cannot be guessed ahead and each try is new (O_EXCL refuses a name
- * that exists, a symlink included).
+ * Six characters from a per-process random seed and a counter, so names
+ * cannot be guessed ahead and each try is new (O_EXCL, or mkdir, refuses
+ * a name that exists, a symlink included).
  */
-static void temp_name(struct wg_buf *name, const struct wg_place *p)
+static void random_tail(char tail[7])
 {
 	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
 	static uint64_t seed, count;
-	char tail[7];
 	uint64_t x;
 
 	if (!seed) {
@@ -130,6 +129,14 @@ static void temp_name(struct wg_buf *name, const struct wg_place *p)
 	for (size_t i = 0; i < 6; i++, x /= 36)
 		tail[i] = digits[x % 36];
 	tail[6] = '\0';
+}
+
+/* A name for a temporary in p's folder: ".NAME.wingen-XXXXXX". */
+static void temp_name(struct wg_buf *name, const struct wg_place *p)
+{
+	char tail[7];
+
+	random_tail(tail);
 	wg_buf_reset(name);
 	if (strcmp(p->dir, "/") == 0)
 		wg_buf_addf(name, "/.%s.wingen-%s", p->leaf, tail);
@@ -197,4 +204,95 @@ int wg_temp_create(struct wg_ctx *ctx, const struct wg_place *p,
 	wg_buf_release(&name);
 	*tmp = t;
 	return fd;
+}
+
+/* TMPDIR/PREFIX-XXXXXX, the name of a try. */
+static void scratch_name(struct wg_buf *b, const char *prefix)
+{
+	const char *dir = getenv("TMPDIR");
+	char tail[7];
+
+	random_tail(tail);
+	wg_buf_reset(b);
+	wg_buf_addf(b, "%s/%s-%s", dir && *dir ? dir : "/tmp", prefix, tail);
+}
+
+char *wg_scratch_dir_make(struct wg_ctx *ctx, const char *prefix)
+{
+	struct wg_buf b = WG_BUF_INIT;
+	int err = 0;
+
+	for (int tries = 0; tries < 100; tries++) {
+		scratch_name(&b, prefix);
+		/* registered first: a signal before the mkdir removes a
+		 * name not made yet, never leaves one made */
+		if (wg_cleanup_track_dir(b.buf)) {
+			err = errno;
+			break;
+		}
+		if (mkdir(b.buf, 0700) == 0)
+			return wg_buf_detach(&b, NULL);
+		err = errno;
+		wg_cleanup_untrack_dir(b.buf);
+		if (err != EEXIST)
+			break;
+	}
+	wg_report_at(ctx, WG_SEV_ERROR, b.buf, 0, 0, "cannot make a "
+		     "temporary folder: %s", strerror(err));
+	wg_buf_release(&b);
+	return NULL;
+}
+
+void wg_scratch_dir_remove(char *path)
+{
+	if (!path)
+		return;
+	wg_cleanup_remove_dir(path);
+	free(path);
+}
+
+char *wg_scratch_file_write(struct wg_ctx *ctx, const char *prefix,
+			    const void *data, size_t len)
+{
+	struct wg_buf b = WG_BUF_INIT;
+	char *t = NULL;
+	int fd = -1, err = 0;
+
+	for (int tries = 0; fd < 0 && tries < 100; tries++) {
+		scratch_name(&b, prefix);
+		t = wg_cleanup_track(b.buf);
+		if (!t) {
+			err = errno;
+			break;
+		}
+		fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			break;
+		err = errno;
+		wg_cleanup_untrack(t);
+		t = NULL;
+		if (err != EEXIST)
+			break;
+	}
+	if (fd >= 0 && (wg_write_all(fd, data, len) != 0 || close(fd) != 0)) {
+		err = errno;
+		fd = -1;
+		wg_scratch_file_remove(t);
+	}
+	if (fd < 0) {
+		wg_report_at(ctx, WG_SEV_ERROR, b.buf, 0, 0, "cannot write a "
+			     "temporary file: %s", strerror(err));
+		wg_buf_release(&b);
+		return NULL;
+	}
+	wg_buf_release(&b);
+	return t;
+}
+
+void wg_scratch_file_remove(char *path)
+{
+	if (!path)
+		return;
+	unlink(path);
+	wg_cleanup_untrack(path);
 }

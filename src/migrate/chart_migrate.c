@@ -391,8 +391,12 @@ int wg_chart_migrate(struct wg_ctx *ctx, const char *dir,
 	r.one = &one;
 	wg_arena_init(&r.arena);
 	wg_arena_init(&r.edits.arena);
+	memset(&one, 0, sizeof(one));
+	wg_resources_init(&one.list);
 	out->renders++;
-	if (chart_render(&r, NULL, NULL, &one))
+	/* a gzip bomb among the packed subcharts never reaches helm */
+	if (wg_chart_check_packed(ctx, dir)
+	    || chart_render(&r, NULL, NULL, &one))
 		goto done;
 	before = ctx->log.ndiags;
 	rc = o->chain(o->chain_arg, ctx, &one.list, false);

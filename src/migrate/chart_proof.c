@@ -317,22 +317,12 @@ static int verify(struct chart_run *r, const struct chart_render *one,
 	return rc;
 }
 
-/* A temporary file holding text, for helm -f; its path, or NULL. */
+/* A temporary file holding text, for helm -f; its path, or NULL.  A
+ * signal or an exit removes it (output.h, scratch files). */
 static char *temp_values(struct wg_ctx *ctx, const struct wg_buf *text)
 {
-	const char *dir = getenv("TMPDIR");
-	char *path = wg_xmalloc(strlen(dir && *dir ? dir : "/tmp") + 32);
-	int fd;
-
-	sprintf(path, "%s/wingen-values-XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(path);
-	if (fd < 0 || wg_write_all(fd, text->buf, text->len) || close(fd)) {
-		wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
-			     "cannot write a temporary values file");
-		free(path);
-		return NULL;
-	}
-	return path;
+	return wg_scratch_file_write(ctx, "wingen-values", text->buf,
+				     text->len);
 }
 
 /* The proof for template edits: the chart copied with its new values.yaml
@@ -340,20 +330,16 @@ static char *temp_values(struct wg_ctx *ctx, const struct wg_buf *text)
 static int verify_copy(struct chart_run *r, const struct chart_render *one,
 		       const struct wg_buf *values)
 {
-	const char *tdir = getenv("TMPDIR");
-	char *base = wg_xmalloc(strlen(tdir && *tdir ? tdir : "/tmp") + 32);
+	/* removed by a signal or an exit too (output.h, scratch folders) */
+	char *base = wg_scratch_dir_make(r->ctx, "wingen-chart");
 	struct wg_chart_file *files = wg_xcalloc(r->ntedits + 1,
 						 sizeof(*files));
 	size_t n = 0;
 	char *copy = NULL;
 	int rc = -1;
 
-	sprintf(base, "%s/wingen-chart-XXXXXX", tdir && *tdir ? tdir : "/tmp");
-	if (!mkdtemp(base)) {
-		wg_report_at(r->ctx, WG_SEV_ERROR, base, 0, 0, "cannot make a "
-			     "temporary folder for the second render");
+	if (!base)
 		goto out;
-	}
 	copy = wg_xmalloc(strlen(base) + 8);
 	sprintf(copy, "%s/chart", base);
 	if (r->edits.len)
@@ -367,10 +353,9 @@ static int verify_copy(struct chart_run *r, const struct chart_render *one,
 		rc = verify(r, one, NULL, NULL);
 		r->render_dir = NULL;
 	}
-	wg_chart_copy_remove(base);
 out:
+	wg_scratch_dir_remove(base);
 	free(copy);
-	free(base);
 	free(files);
 	return rc;
 }
@@ -407,7 +392,6 @@ int chart_prove(struct chart_run *r, const struct chart_render *one,
 		return -1;
 	rc = verify(r, one, r->o->mode == WG_CHART_VALUES_OUT ? NULL : tmp,
 		    r->o->mode == WG_CHART_VALUES_OUT ? tmp : NULL);
-	unlink(tmp);
-	free(tmp);
+	wg_scratch_file_remove(tmp);
 	return rc;
 }

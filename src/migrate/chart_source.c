@@ -5,7 +5,6 @@
  * comments, which say which template file each object came from.
  */
 #include <dirent.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -836,16 +835,4 @@ int wg_chart_copy(struct wg_ctx *ctx, const char *src, const char *dst,
 	return wg_report_at(ctx, WG_SEV_ERROR, dst, 0, 0,
 			    "cannot copy the chart %s here for the second "
 			    "render", src);
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
-}
-
-void wg_chart_copy_remove(const char *dst)
-{
-	nftw(dst, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }

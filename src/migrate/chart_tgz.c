@@ -32,11 +32,18 @@ static int gunzip(const char *data, size_t len, size_t max,
 		return -1;
 	}
 	z.next_in = (Bytef *)data;
-	while (zr != Z_STREAM_END) {
+	for (;;) {
 		size_t chunk = 1 << 16;
+		size_t rest = len - (size_t)(z.next_in - (const Bytef *)data);
 
-		z.avail_in = (uInt)(len - (size_t)(z.next_in
-						    - (const Bytef *)data));
+		/* gzip members one after another are one stream, as Go's
+		 * gzip reader (helm's) reads them */
+		if (zr == Z_STREAM_END) {
+			if (!rest || inflateReset(&z) != Z_OK)
+				break;
+			zr = Z_OK;
+		}
+		z.avail_in = (uInt)(rest > (1u << 30) ? (1u << 30) : rest);
 		if (out->len + chunk > max + 1)
 			chunk = max + 1 - out->len;
 		if (!chunk) {

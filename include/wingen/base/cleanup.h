@@ -42,8 +42,11 @@ void wg_cleanup_untrack(char *name);
  */
 int wg_cleanup_track_dir(const char *path);
 void wg_cleanup_untrack_dir(const char *path);
+/* Removes the registered folder path with all it holds, and forgets it. */
+void wg_cleanup_remove_dir(const char *path);
 
-/* A child to kill (SIGKILL) if wingen dies of a signal; 0: none. */
+/* A child, leader of its own process group, to kill (SIGKILL, the whole
+ * group) if wingen dies of a signal; 0: none. */
 void wg_cleanup_child(pid_t pid);
 
 /*

@@ -28,6 +28,10 @@ struct wg_limits {
 	size_t max_input_bytes;	   /* one input file or stdin */
 	uint32_t regex_match_limit; /* PCRE2 match limit */
 	uint32_t regex_depth_limit; /* PCRE2 depth limit */
+	size_t max_chart_bytes;	   /* a packed chart, unpacked (with the
+				      packed charts it holds) */
+	size_t helm_seconds;	   /* one helm run, wall clock */
+	size_t helm_memory;	   /* helm's data memory (RLIMIT_DATA) */
 };
 
 void wg_limits_default(struct wg_limits *limits);
@@ -38,8 +42,9 @@ void wg_limits_default(struct wg_limits *limits);
 /*
  * Applies a WINGEN_LIMITS value: NAME=N items separated by commas, where
  * NAME is depth, alias-nodes, doc-bytes, scalar-bytes, documents,
- * input-bytes, regex-match or regex-depth, and N a positive number (k, M
- * or G: times 1024, 1024^2, 1024^3).  A bad item is an error on ctx; the
+ * input-bytes, regex-match, regex-depth, chart-bytes, helm-seconds or
+ * helm-memory, and N a positive number (k, M or G: times 1024, 1024^2,
+ * 1024^3).  A bad item is an error on ctx; the
  * others still apply.  NULL or "" does nothing.  Returns 0 or -1.
  * wg_ctx_init() applies the environment's WINGEN_LIMITS.
  */

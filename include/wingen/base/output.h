@@ -126,4 +126,18 @@ struct wg_file_update {
 int wg_output_replace_all(struct wg_ctx *ctx,
 			  const struct wg_file_update *files, size_t n);
 
+/*
+ * Scratch files and folders in $TMPDIR (default /tmp), for a program run
+ * on them (chart migrate's values file and copy of a chart, rendered by
+ * helm): PREFIX-XXXXXX, mode 0700 or 0600, each registered for removal
+ * before it is made (cleanup.h), so a signal or an exit at any moment
+ * leaves none.  Each returns the path (NULL reported on ctx), which the
+ * matching remove function removes and frees.
+ */
+char *wg_scratch_dir_make(struct wg_ctx *ctx, const char *prefix);
+void wg_scratch_dir_remove(char *path);	/* with all it holds */
+char *wg_scratch_file_write(struct wg_ctx *ctx, const char *prefix,
+			    const void *data, size_t len);
+void wg_scratch_file_remove(char *path);
+
 #endif

@@ -20,7 +20,9 @@
  * render with it gives, pod spec by pod spec, what the chain made of the
  * first, and the chain finds nothing left to change in it.
  *
- *   chart_helm.c     runs helm (fork + execv, argv only, no shell)
+ *   chart_helm.c     runs helm (fork + execv, argv only, no shell),
+ *                    within a time and a memory limit
+ *   chart_packed.c   packed subcharts' unpacked size, before helm runs
  *   chart_source.c   the chart on disk: templates, named templates, values
  *                    files; which template each rendered object came from
  *   chart_hooks.c    which values key feeds a pod-spec field of a template
@@ -171,6 +173,27 @@ int wg_tgz_read(const char *data, size_t len, size_t max, struct wg_tgz *out,
 		const char **why);
 void wg_tgz_release(struct wg_tgz *t);
 
+/* ---- packed charts' size, before helm (chart_packed.c) ------------------ */
+
+/*
+ * Whether the gzip'd tar data (len bytes; gzip members one after another
+ * read as one, as helm reads them) unpacks to at most max bytes, counting
+ * the packed charts it holds (X/charts/Y.tgz, which helm unpacks too, to
+ * 8 levels) within the same max.  Streams: memory stays within the
+ * packed charts it keeps, never the unpacked size.  0, or -1 with *why
+ * (static text).
+ */
+int wg_tgz_check_size(const char *data, size_t len, size_t max,
+		      const char **why);
+
+/*
+ * Every packed chart helm would unpack for the chart at dir (charts/X.tgz,
+ * and in each unpacked subchart's charts/) checked with
+ * wg_tgz_check_size() against limits.max_chart_bytes: a gzip bomb is an
+ * error naming the archive before helm runs.  0, or -1 reported on ctx.
+ */
+int wg_chart_check_packed(struct wg_ctx *ctx, const char *dir);
+
 /* A file of a chart copy with new content (rel: path below the chart). */
 struct wg_chart_file {
 	const char *rel;
@@ -180,12 +203,11 @@ struct wg_chart_file {
 
 /*
  * Copies the chart folder src to dst (which must not exist), each of
- * files with its new content.  Returns 0, or -1 (reported on ctx).
- * wg_chart_copy_remove() deletes the copy (and a partial one).
+ * files with its new content.  Returns 0, or -1 (reported on ctx).  The
+ * caller removes dst (made in a scratch folder: output.h).
  */
 int wg_chart_copy(struct wg_ctx *ctx, const char *src, const char *dst,
 		  const struct wg_chart_file *files, size_t n);
-void wg_chart_copy_remove(const char *dst);
 
 /* The template file with this rel path, or NULL. */
 const struct wg_chart_tpl *wg_chart_tpl_find(const struct wg_chart *c,
