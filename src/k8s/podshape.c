@@ -12,6 +12,7 @@
 #include "k8s_internal.h"
 #include "podview.h"
 #include "wingen/k8s/k8svalid.h"
+#include "wingen/k8s/placeholder.h"
 
 enum want { MAP, LIST, STR, BOOL, INT, MAP_OF_STR, LIST_OF_STR };
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "wingen/k8s/k8svalid.h"
+#include "wingen/k8s/placeholder.h"
 #include "wingen/k8s/labelsel.h"
 
 /* maxGMSACredentialSpecLength: 64 KiB, in bytes. */

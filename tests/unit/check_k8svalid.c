@@ -6,6 +6,7 @@
 #include "testutil.h"
 #include "wingen/core/chain.h"
 #include "wingen/k8s/k8svalid.h"
+#include "wingen/k8s/placeholder.h"
 #include "wingen/core/pipeline.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/reader.h"

@@ -47,15 +47,4 @@ size_t wg_k8s_check_workload(struct wg_ctx *ctx,
 size_t wg_k8s_check_resource(struct wg_ctx *ctx,
 			     const struct wg_resource *res);
 
-/*
- * Whether a scalar holds a placeholder a template tool fills in before
- * the object reaches the API server: envsubst's and clusterctl's ${NAME}
- * and ${NAME<op>...} (NAME a shell variable name; op one of :-=?+/%#^,),
- * as in gmsaCredentialSpecName: ${CREDSPECRESOURCE}.  A field wingen does
- * not change that holds one cannot be judged before it is substituted:
- * each check above and in podcheck.h passes it (a warning where the
- * value matters), never refuses it.
- */
-bool wg_k8s_placeholder(const struct wg_node *v);
-
 #endif
