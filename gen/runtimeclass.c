@@ -16,7 +16,7 @@
 #include "wingen/k8s/quantity.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/reader.h"
-#include "wingen/core/runtimeclass.h"
+#include "wingen/gen/runtimeclass.h"
 #include "wingen/core/select.h"
 #include "wingen/base/template.h"
 #include "wingen/yaml/writer.h"

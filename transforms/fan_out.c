@@ -53,8 +53,8 @@
 #include "wingen/k8s/catalog.h"
 #include "wingen/k8s/images.h"
 #include "wingen/k8s/labelsel.h"
-#include "wingen/core/chain.h"
-#include "wingen/core/runtimeclass.h"
+#include "wingen/core/pipeline.h"
+#include "wingen/gen/runtimeclass.h"
 #include "wingen/k8s/keys.h"
 
 

@@ -12,6 +12,7 @@
 
 #include "check_report.h"
 #include "wingen/base/arena.h"
+#include "wingen/chain/registry.h"
 #include "wingen/core/plugin.h"
 #include "wingen/core/select.h"
 #include "wingen/yaml/node.h"

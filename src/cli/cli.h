@@ -7,7 +7,7 @@
 
 #include "wingen/base/ctx.h"
 #include "wingen/base/input.h"
-#include "wingen/core/run.h"
+#include "wingen/chain/run.h"
 #include "wingen/k8s/nodes.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/resource.h"

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "wingen/core/chain.h"
+#include "wingen/chain/chain.h"
 #include "wingen/core/placement.h"
 #include "wingen/krm/krm.h"
 #include "wingen/base/output.h"

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "options.h"
 #include "wingen/base/alloc.h"
+#include "wingen/chain/registry.h"
 #include "wingen/core/plugin.h"
 #include "wingen/profile/schema.h"
 #include "wingen/yaml/writer.h"

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "options.h"
+#include "wingen/chain/registry.h"
 #include "wingen/core/plugin.h"
 
 const struct wg_command wg_commands[] = {

@@ -14,6 +14,7 @@
 #include "wingen/base/alloc.h"
 #include "wingen/base/output.h"
 #include "wingen/base/udiff.h"
+#include "wingen/chain/registry.h"
 #include "wingen/core/pipeline.h"
 #include "wingen/core/plugin.h"
 #include "wingen/migrate/chart.h"

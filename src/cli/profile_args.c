@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "wingen/core/chain.h"
+#include "wingen/chain/chain.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/reader.h"
 

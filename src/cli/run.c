@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "wingen/core/run.h"
+#include "wingen/chain/run.h"
 #include "wingen/profile/profile.h"
 
 int wg_cli_run_chain(struct wg_ctx *ctx, const struct wg_profile *p,

@@ -1,5 +1,7 @@
 #include "wingen/core/pipeline.h"
 
+#include <string.h>
+
 static int run_group(struct wg_ctx *ctx, struct wg_resources *list,
 		     const struct wg_step *steps, size_t n)
 {
@@ -70,4 +72,13 @@ void wg_pipeline_drop_changes_of_errors(struct wg_ctx *ctx)
 			log->changes[n++] = log->changes[i];
 	}
 	log->nchanges = n;
+}
+
+bool wg_profile_runs(const struct wg_profile *p, const char *name)
+{
+	for (size_t i = 0; i < p->nsteps; i++)
+		if (p->steps[i].plugin
+		    && strcmp(p->steps[i].plugin->name, name) == 0)
+			return true;
+	return false;
 }

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "wingen/core/chain.h"
+#include "wingen/core/pipeline.h"
 #include "wingen/k8s/podcheck.h"
 
 static void compute(struct wg_ctx *ctx, struct wg_resources *list,

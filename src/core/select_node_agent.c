@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "wingen/core/chain.h"
+#include "wingen/core/pipeline.h"
 #include "wingen/k8s/images.h"
 #include "wingen/k8s/sched.h"
 

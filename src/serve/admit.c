@@ -9,7 +9,7 @@
 
 #include "wingen/base/arena.h"
 #include "wingen/base/ctx.h"
-#include "wingen/core/run.h"
+#include "wingen/chain/run.h"
 #include "wingen/k8s/kinds.h"
 #include "wingen/k8s/podspec.h"
 #include "wingen/serve/patch.h"

@@ -14,7 +14,7 @@
 #include "serve_internal.h"
 #include "wingen/base/alloc.h"
 #include "wingen/base/input.h"
-#include "wingen/core/chain.h"
+#include "wingen/chain/chain.h"
 
 /* ---- the profile pool --------------------------------------------------- */
 

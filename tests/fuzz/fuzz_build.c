@@ -20,7 +20,7 @@
 #include "cli/cli.h"
 #include "fuzz_util.h"
 #include "wingen/base/buf.h"
-#include "wingen/core/chain.h"
+#include "wingen/chain/chain.h"
 #include "wingen/yaml/reader.h"
 
 struct run {

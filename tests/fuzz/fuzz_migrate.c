@@ -15,7 +15,7 @@
 
 #include "cli/cli.h"
 #include "fuzz_util.h"
-#include "wingen/core/chain.h"
+#include "wingen/chain/chain.h"
 #include "wingen/migrate/migrate.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/reader.h"

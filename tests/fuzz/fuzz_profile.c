@@ -22,7 +22,8 @@
 #include <unistd.h>
 
 #include "fuzz_util.h"
-#include "wingen/core/chain.h"
+#include "wingen/chain/chain.h"
+#include "wingen/chain/registry.h"
 #include "wingen/base/buf.h"
 #include "wingen/k8s/labelsel.h"
 #include "wingen/core/plugin.h"

@@ -18,7 +18,7 @@
 
 #include "fuzz_util.h"
 #include "wingen/base/buf.h"
-#include "wingen/core/chain.h"
+#include "wingen/chain/chain.h"
 #include "wingen/serve/admit.h"
 #include "wingen/yaml/reader.h"
 

@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "wingen/base/input.h"
-#include "wingen/core/chain.h"
+#include "wingen/chain/chain.h"
 #include "wingen/k8s/images.h"
 #include "wingen/k8s/k8svalid.h"
 #include "wingen/k8s/keys.h"

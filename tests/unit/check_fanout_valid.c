@@ -19,7 +19,7 @@
 #include "wingen/k8s/labelsel.h"
 #include "wingen/k8s/podspec.h"
 #include "wingen/yaml/reader.h"
-#include "wingen/core/runtimeclass.h"
+#include "wingen/gen/runtimeclass.h"
 
 struct check {
 	const char *file;

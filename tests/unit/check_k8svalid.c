@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/core/chain.h"
+#include "wingen/chain/chain.h"
 #include "wingen/k8s/k8svalid.h"
 #include "wingen/k8s/placeholder.h"
 #include "wingen/core/pipeline.h"

@@ -5,7 +5,7 @@
 
 #include "cli/cli.h"
 #include "testutil.h"
-#include "wingen/core/chain.h"
+#include "wingen/chain/chain.h"
 #include "wingen/krm/krm.h"
 #include "wingen/transforms/linux_pin.h"
 #include "wingen/transforms/services.h"

@@ -8,7 +8,8 @@
 
 #include "profile/profile_internal.h"
 #include "testutil.h"
-#include "wingen/core/chain.h"
+#include "wingen/chain/chain.h"
+#include "wingen/chain/registry.h"
 #include "wingen/base/buf.h"
 #include "wingen/k8s/images.h"
 #include "wingen/base/input.h"

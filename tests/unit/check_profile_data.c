@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/core/chain.h"
+#include "wingen/chain/chain.h"
 #include "wingen/profile/profile.h"
 
 START_TEST(loads_from_memory)

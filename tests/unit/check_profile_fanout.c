@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/core/chain.h"
+#include "wingen/chain/chain.h"
 #include "wingen/profile/profile.h"
 #include "wingen/transforms/linux_pin.h"
 #include "wingen/transforms/services.h"

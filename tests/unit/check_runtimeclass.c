@@ -7,11 +7,11 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "wingen/core/chain.h"
+#include "wingen/chain/chain.h"
 #include "wingen/base/buf.h"
 #include "wingen/core/pipeline.h"
 #include "wingen/profile/profile.h"
-#include "wingen/core/runtimeclass.h"
+#include "wingen/gen/runtimeclass.h"
 #include "wingen/yaml/writer.h"
 
 #define HEAD "apiVersion: wingen.dev/v1alpha1\nkind: Profile\n"

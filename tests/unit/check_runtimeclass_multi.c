@@ -1,7 +1,7 @@
 /* The RuntimeClass of a workload on several builds (fan-out's multi). */
 #include <string.h>
 #include "txtest.h"
-#include "wingen/core/runtimeclass.h"
+#include "wingen/gen/runtimeclass.h"
 
 /* A pod that names a RuntimeClass of the profile's: a stream without
  * one gets none. */

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "wingen/core/chain.h"
+#include "wingen/chain/chain.h"
 #include "wingen/serve/admit.h"
 #include "wingen/serve/patch.h"
 #include "wingen/serve/review.h"

@@ -13,6 +13,7 @@
 #include "testutil.h"
 #include "wingen/k8s/catalog.h"
 #include "wingen/k8s/labelsel.h"
+#include "wingen/chain/registry.h"
 #include "wingen/core/pipeline.h"
 #include "wingen/profile/profile.h"
 #include "wingen/base/regex.h"

@@ -1,6 +1,7 @@
 #ifndef WINGEN_PIPELINE_H
 #define WINGEN_PIPELINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "wingen/core/plugin.h"
@@ -24,6 +25,10 @@ struct wg_chain {
 	const struct wg_step *steps;
 	size_t len;
 };
+
+/* Whether the profile's chain (resolved: chain/chain.h) runs the plugin
+ * called name. */
+bool wg_profile_runs(const struct wg_profile *p, const char *name);
 
 /*
  * Runs the chain.  Consecutive run_one steps share one pass over the list.

@@ -86,10 +86,6 @@ struct wg_plugin {
 	const struct wg_setting_values *setting_values;
 };
 
-/* NULL-terminated table of every plugin, in the default chain's order. */
-extern const struct wg_plugin *const wg_plugins[];
-
-/* The plugin called name, or NULL. */
-const struct wg_plugin *wg_plugin_find(const char *name);
+/* The plugins themselves are listed once above them all: chain/registry.h. */
 
 #endif

@@ -1,5 +1,5 @@
-#ifndef WINGEN_RUNTIMECLASS_H
-#define WINGEN_RUNTIMECLASS_H
+#ifndef WINGEN_GEN_RUNTIMECLASS_H
+#define WINGEN_GEN_RUNTIMECLASS_H
 
 #include <stddef.h>
 

@@ -1,7 +1,8 @@
-#include "wingen/core/plugin.h"
-#include "wingen/core/runtimeclass.h"
+#include "wingen/chain/registry.h"
 
 #include <string.h>
+
+#include "wingen/gen/runtimeclass.h"
 
 extern const struct wg_plugin wg_tx_retarget;
 extern const struct wg_plugin wg_tx_fan_out;

@@ -1,10 +1,11 @@
-#ifndef WINGEN_CHAIN_H
-#define WINGEN_CHAIN_H
+#ifndef WINGEN_CHAIN_CHAIN_H
+#define WINGEN_CHAIN_CHAIN_H
 
 #include <stdbool.h>
 
 #include "wingen/base/ctx.h"
 #include "wingen/core/pipeline.h"
+#include "wingen/core/plugin.h"
 #include "wingen/profile/profile.h"
 
 /*
@@ -43,8 +44,5 @@ const void *wg_chain_settings(const struct wg_profile *p, const char *name);
  * printed): the write_plugins hook of wg_profile_write(). */
 void wg_chain_write_settings(const struct wg_profile *p,
 			     struct wg_arena *arena, struct wg_node *root);
-
-/* Whether the profile's chain runs the plugin called name. */
-bool wg_profile_runs(const struct wg_profile *p, const char *name);
 
 #endif

@@ -2,7 +2,7 @@
  * Running a profile's chain (core/run.h): build, check, fn, migrate and
  * the admission webhook all come here.
  */
-#include "wingen/core/run.h"
+#include "wingen/chain/run.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +12,7 @@
 #include "wingen/core/annotations.h"
 #include "wingen/core/pipeline.h"
 #include "wingen/core/retarget.h"
-#include "wingen/core/runtimeclass.h"
+#include "wingen/gen/runtimeclass.h"
 #include "wingen/k8s/identity.h"
 #include "wingen/k8s/podspec.h"
 

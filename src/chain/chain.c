@@ -3,13 +3,14 @@
  * loader did before it stopped knowing the registry: the messages and
  * positions are the same.
  */
-#include "wingen/core/chain.h"
+#include "wingen/chain/chain.h"
 
 #include <string.h>
 
 #include "wingen/base/alloc.h"
 #include "wingen/base/buf.h"
 #include "wingen/base/suggest.h"
+#include "wingen/chain/registry.h"
 #include "wingen/core/plugin.h"
 
 /* Plugin names for the did-you-mean hint, at most. */
@@ -194,13 +195,4 @@ const struct wg_profile_opts *wg_chain_opts(const struct wg_profile_opts *opts,
 		memset(out, 0, sizeof(*out));
 	out->resolve_chain = wg_chain_resolve;
 	return out;
-}
-
-bool wg_profile_runs(const struct wg_profile *p, const char *name)
-{
-	for (size_t i = 0; i < p->nsteps; i++)
-		if (p->steps[i].plugin
-		    && strcmp(p->steps[i].plugin->name, name) == 0)
-			return true;
-	return false;
 }

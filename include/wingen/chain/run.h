@@ -1,5 +1,5 @@
-#ifndef WINGEN_CORE_RUN_H
-#define WINGEN_CORE_RUN_H
+#ifndef WINGEN_CHAIN_RUN_H
+#define WINGEN_CHAIN_RUN_H
 
 #include "wingen/base/ctx.h"
 #include "wingen/profile/profile.h"
