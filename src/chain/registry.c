@@ -20,7 +20,7 @@ extern const struct wg_plugin wg_tx_services;
  * comes first: it rewrites what every other plugin selects by (the
  * generator too: it makes the RuntimeClasses of the builds used), and a
  * profile that retargets runs it first whatever its list says
- * (core/chain.c).
+ * (chain/chain.c).
  */
 const struct wg_plugin *const wg_plugins[] = {
 	&wg_tx_retarget,

@@ -1,5 +1,5 @@
 /*
- * Running a profile's chain (core/run.h): build, check, fn, migrate and
+ * Running a profile's chain (chain/run.h): build, check, fn, migrate and
  * the admission webhook all come here.
  */
 #include "wingen/chain/run.h"

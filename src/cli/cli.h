@@ -182,7 +182,7 @@ int wg_cli_print_profile(struct wg_ctx *ctx, const struct wg_profile *p,
 			 const char *path);
 
 /*
- * Runs p's chain of plugins over list: wg_run_chain() (core/run.h, the
+ * Runs p's chain of plugins over list: wg_run_chain() (chain/run.h, the
  * one place where a profile becomes a pipeline) with the whole chain.
  */
 int wg_cli_run_chain(struct wg_ctx *ctx, const struct wg_profile *p,

@@ -91,7 +91,7 @@ int wg_cli_load_profile(struct wg_ctx *ctx, const char *path,
 {
 	struct wg_profile_opts with_chain;
 
-	/* the chain is resolved as the profile loads (core/chain.h) */
+	/* the chain is resolved as the profile loads (chain/chain.h) */
 	opts = wg_chain_opts(opts, &with_chain);
 	if (!path)
 		return wg_profile_load_default(ctx, opts, out);

@@ -1,5 +1,5 @@
 /*
- * Running the chain (core/run.h does it) and the session that build and
+ * Running the chain (chain/run.h does it) and the session that build and
  * check share: the profile loaded, the inputs read.
  */
 #include <stdlib.h>

@@ -852,7 +852,7 @@ static void check_images(struct wg_profile_loader *L,
 
 /* ---- transforms --------------------------------------------------------- */
 
-/* Records one transforms: entry; src/core/chain.c resolves it. */
+/* Records one transforms: entry; src/chain/chain.c resolves it. */
 static void add_step(struct wg_profile_loader *L, const struct wg_node *at,
 		     const char *field, const char *name,
 		     const struct wg_node *config)

@@ -13,7 +13,7 @@
  * Plugins: generators and transforms.
  *
  * Each plugin is one static const descriptor in its own file (gen/ or
- * transforms/), listed once in src/core/registry.c.  The profile's transforms:
+ * transforms/), listed once in src/chain/registry.c.  The profile's transforms:
  * list picks and orders them.
  *
  * A plugin implements one of two entry points:

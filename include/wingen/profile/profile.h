@@ -90,7 +90,7 @@ struct wg_profile {
 	const char *templates;	/* folder overriding embedded templates */
 
 	/* The plugin chain, in order: resolved from chain (below) by the
-	 * load option resolve_chain (src/core/chain.c); the profile itself
+	 * load option resolve_chain (src/chain/chain.c); the profile itself
 	 * knows no plugin. */
 	struct wg_step *steps;	/* core/pipeline.h */
 	size_t nsteps;
@@ -118,7 +118,7 @@ struct wg_profile {
 	const struct wg_retarget *retarget;
 	size_t nretarget;
 	/* What each plugin with a settings hook read of the tree, by the
-	 * chain resolver (core/chain.h), in the chain or not; opaque here. */
+	 * chain resolver (chain/chain.h), in the chain or not; opaque here. */
 	struct wg_plugin_settings *settings;
 	size_t nsettings;
 };

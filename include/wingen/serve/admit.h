@@ -9,7 +9,7 @@
 
 /*
  * One admission review answered: the request decoded (review.h), the
- * profile's chain run on its one object by wg_run_chain() (core/run.h,
+ * profile's chain run on its one object by wg_run_chain() (chain/run.h,
  * the code build runs, without the RuntimeClass generator as a
  * post-renderer runs it), and the answer written.  No HTTP here
  * (server.c) and no printing: the caller gets the body to send and the
