@@ -10,7 +10,7 @@
 #include "wingen/transforms/linux_pin.h"
 #include "wingen/transforms/services.h"
 
-/* The plugins' settings read from the profile (core/chain.h). */
+/* The plugins' settings read from the profile (chain/chain.h). */
 static const struct wg_linux_pin_settings *pin_of(const struct wg_profile *p)
 {
 	const struct wg_linux_pin_settings *s = wg_chain_settings(p,
