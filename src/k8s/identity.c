@@ -12,7 +12,7 @@
 #include "wingen/k8s/keys.h"
 #include "wingen/k8s/kinds.h"
 #include "wingen/yaml/node.h"
-#include "wingen/yaml/writer.h"
+#include "wingen/yaml/flow.h"
 
 /* The scalar's text appended, then a NUL: the parts of a key cannot run
  * into each other. */

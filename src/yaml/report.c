@@ -10,7 +10,7 @@
 
 #include "wingen/base/buf.h"
 #include "wingen/yaml/resource.h"
-#include "wingen/yaml/writer.h"
+#include "wingen/yaml/flow.h"
 
 int wg_report(struct wg_ctx *ctx, enum wg_severity sev,
 	      const struct wg_resource *res, const struct wg_node *node,

@@ -55,8 +55,14 @@ static inline void wg_node_journal_note(struct wg_node *n, bool append)
 
 /* A copy of node without its children: kind, tag, position, style and
  * flags as wg_node_clone() gives them, len as node's, u.items NULL (a
- * scalar's u.str is shared). */
+ * scalar's u.str is shared).  (node_new.c) */
 struct wg_node *wg_node_copy_head(struct wg_arena *arena,
 				  const struct wg_node *node);
+
+/* The child slots a collection uses: a mapping's keys and values. */
+static inline size_t wg_node_slots(const struct wg_node *n)
+{
+	return n->kind == WG_NODE_MAP ? 2 * (size_t)n->len : n->len;
+}
 
 #endif

@@ -1,9 +1,10 @@
 /* Node tree: construction, lookup, paths, editing, equality, walking. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
 #include "wingen/yaml/node.h"
-#include "wingen/yaml/writer.h"
+#include "wingen/yaml/flow.h"
 
 static struct wg_arena arena;
 

@@ -14,6 +14,7 @@
 #include "wingen/k8s/images.h"
 #include "wingen/base/input.h"
 #include "wingen/profile/profile.h"
+#include "wingen/yaml/flow.h"
 #include "wingen/yaml/writer.h"
 #include "wingen/transforms/linux_pin.h"
 #include "wingen/transforms/services.h"

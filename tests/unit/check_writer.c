@@ -4,6 +4,7 @@
 
 #include "testutil.h"
 #include "wingen/yaml/reader.h"
+#include "wingen/yaml/flow.h"
 #include "wingen/yaml/writer.h"
 
 static void same(const char *text)

@@ -109,8 +109,6 @@ int wg_yaml_writer_flush(struct wg_yaml_writer *w);
 int wg_yaml_writer_finish(struct wg_yaml_writer *w);
 void wg_yaml_writer_release(struct wg_yaml_writer *w);
 
-/* Renders one node as single-line flow YAML (for messages and the log). */
-void wg_node_to_flow(struct wg_buf *out, const struct wg_node *node);
 
 /*
  * Appends one resource as one line of compact JSON plus "\n".  Plain
