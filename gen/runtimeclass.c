@@ -19,7 +19,7 @@
 #include "wingen/gen/runtimeclass.h"
 #include "wingen/core/select.h"
 #include "wingen/base/template.h"
-#include "wingen/yaml/writer.h"
+#include "wingen/yaml/flow.h"
 #include "wingen/k8s/keys.h"
 
 #define TEMPLATE "runtimeclass.yaml"
