@@ -285,6 +285,38 @@ static const struct wg_image_family *family_named(const char *name)
 	return NULL;
 }
 
+/*
+ * A Windows word and an LTSC release written as one word: windows2022,
+ * win2019, servercore2025 (a year), windowsltsc2022 (a release tag).  The
+ * release, or NULL; *cut is where its words begin, *word the Windows word
+ * (an index in windows_words).  Only an LTSC: the year or "ltsc" says it
+ * (win1809 and the like are not read, as nothing says how to rewrite
+ * them).
+ */
+static const struct wg_release *fused_word(const char *s, size_t len,
+					   size_t *cut, int *word)
+{
+	for (size_t i = 0; i < NWORDS; i++) {
+		const char *w = windows_words[i].word;
+		size_t n = strlen(w);
+		const struct wg_release *r = NULL;
+
+		if (windows_words[i].column == WG_COL_NONE || strcmp(w, "ltsc") == 0
+		    || len <= n || strncasecmp(s, w, n) != 0)
+			continue;
+		if (len - n > 4 && strncasecmp(s + n, "ltsc", 4) == 0)
+			r = release_word(s + n, len - n);
+		else
+			r = ltsc_year(s + n, len - n);
+		if (r) {
+			*cut = n;
+			*word = (int)i;
+			return r;
+		}
+	}
+	return NULL;
+}
+
 /* Words of s[at, at + len): split at '-' and '_' (and '.' too when dots
  * is true: an image name's words); at most max. */
 struct word {
@@ -345,8 +377,9 @@ static void parse_tag(const char *s, struct wg_image_ref *ref,
 		const char *t = s + w[i].at;
 		size_t len = w[i].len;
 		const struct wg_release *r = NULL;
-		int word = windows_word(t, len);
+		int word = windows_word(t, len), fw = -1;
 		size_t at = i;	/* i moves past ltsc-YYYY's second word */
+		size_t cut = 0;
 
 		if (!ref->release) {
 			if ((r = full_version(t, len)))
@@ -371,6 +404,11 @@ static void parse_tag(const char *s, struct wg_image_ref *ref,
 			} else if (prev >= 0 && (r = ltsc_year(t, len))) {
 				set_release(ref, r, w[i].at, len,
 					    WG_SPELL_YEAR);
+			} else if ((r = fused_word(t, len, &cut, &fw))) {
+				set_release(ref, r, w[i].at + cut, len - cut,
+					    isdigit((unsigned char)t[cut])
+					    ? WG_SPELL_YEAR : WG_SPELL_TAG);
+				prev = fw;	/* the word says it, in one */
 			}
 			if (r) {
 				size_t from = ref->rel_at;
@@ -381,7 +419,7 @@ static void parse_tag(const char *s, struct wg_image_ref *ref,
 				    != WG_COL_NONE)
 					ref->variant = windows_words[prev].word;
 				if (prev >= 0)
-					from = w[at - 1].at;
+					from = fw >= 0 ? w[i].at : w[at - 1].at;
 				if (i + 1 < n && kb_word(s + w[i + 1].at,
 							 w[i + 1].len))
 					ref->patch = true;
@@ -405,7 +443,8 @@ static void parse_tag(const char *s, struct wg_image_ref *ref,
 }
 
 /* Whether the last component of the name is a Windows word or has one
- * (windows-exporter, cyclonus-windows, kruise-daemon-win). */
+ * (windows-exporter, cyclonus-windows, kruise-daemon-win,
+ * envoy-build-windows2019). */
 static void parse_name(const char *s, struct wg_image_ref *ref)
 {
 	struct word w[MAX_WORDS];
@@ -416,7 +455,18 @@ static void parse_name(const char *s, struct wg_image_ref *ref)
 	n = split_words(s, at, ref->name_len - at, true, w, MAX_WORDS);
 	for (size_t i = 0; i < n; i++) {
 		int word = windows_word(s + w[i].at, w[i].len);
+		const struct wg_release *r = NULL;
+		size_t cut;
 
+		if (word < 0 && !ref->release
+		    && (r = fused_word(s + w[i].at, w[i].len, &cut, &word))) {
+			/* envoy-build-windows2019: built for that release;
+			 * how its publisher names the others is not known
+			 * (no spelling: no rewrite) */
+			set_release(ref, r, w[i].at, w[i].len,
+				    WG_SPELL_NONE);
+			ref->variant = windows_words[word].word;
+		}
 		if (word < 0 || same(s + w[i].at, w[i].len, "ltsc"))
 			continue;
 		ref->word_at = w[i].at;

@@ -104,6 +104,17 @@ static const struct tag_case {
 	{ "myapp:10.0.17763.1", "ltsc2019", NULL, true, true },
 	{ "docker.io/grafana/alloy:v1.18.1-windowsservercore-ltsc2022",
 	  "ltsc2022", NULL, false, true },
+	/* a Windows word and an LTSC written as one word (AKS node
+	 * mechanic's v2025.7-windows2022) */
+	{ "ghcr.io/amargherio/mechanic:v2025.7-windows2022", "ltsc2022",
+	  NULL, false, true },
+	{ "example.com/agent:1.0-win2019", "ltsc2019", NULL, false, true },
+	{ "example.com/agent:1.0-servercore2016", "ltsc2016", NULL, false,
+	  true },
+	{ "example.com/agent:1.0-WindowsLTSC2025-arm64", "ltsc2025", "arm64",
+	  false, true },
+	{ "envoyproxy/envoy-build-windows2019:latest", "ltsc2019", NULL,
+	  false, true },
 	/* Windows words without a release: any build */
 	{ "golang:1.22-windowsservercore", NULL, NULL, false, true },
 	{ "mongo:7.0-nanoserver", NULL, NULL, false, true },
@@ -142,6 +153,9 @@ static const struct tag_case {
 	{ "myapp:ltsc-latest", NULL, NULL, false, true },
 	{ "myapp:winter-2022", NULL, NULL, false, false },
 	{ "myapp:darwin-2022", NULL, NULL, false, false },
+	{ "myapp:winter2022", NULL, NULL, false, false },
+	{ "myapp:windows2023", NULL, NULL, false, false },
+	{ "example.com/winery-2019:1", NULL, NULL, false, false },
 	{ "sigwindowstools/k8s-gmsa-webhook:v0.7.0", NULL, NULL, false,
 	  false },
 	{ "ghcr.io/kubernetes-sigs/sig-windows/csi-proxy:v1.1.2", NULL,
@@ -195,6 +209,7 @@ START_TEST(windows_why)
 		{ "mcr.microsoft.com/windows/servercore:ltsc2022",
 		  "its repository" },
 		{ "x/y:10.0.20348.1", "tag '10.0.20348.1': ltsc2022" },
+		{ "x/y:v1-windows2022", "tag 'windows2022': ltsc2022" },
 	};
 	struct wg_arena a;
 
@@ -384,6 +399,14 @@ START_TEST(rewrite_for_a_build)
 	rewrites("registry.k8s.io/pause:3.9-windows-ltsc2019-amd64",
 		 "ltsc2022", "amd64", 1,
 		 "registry.k8s.io/pause:3.9-windows-ltsc2022-amd64");
+	rewrites("ghcr.io/amargherio/mechanic:v2025.7-windows2022",
+		 "ltsc2019", "amd64", 1,
+		 "ghcr.io/amargherio/mechanic:v2025.7-windows2019");
+	rewrites("example.com/app:1.0-windowsltsc2019", "ltsc2022", "amd64",
+		 1, "example.com/app:1.0-windowsltsc2022");
+	/* a release in the name: how the others are named is not known */
+	rewrites("envoyproxy/envoy-build-windows2019:latest", "ltsc2022",
+		 "amd64", -1, NULL);
 	/* a year has no word for a release that is no LTSC */
 	rewrites("fluent/fluent-bit:windows-2019-2.2.2", "20H2", "amd64", -1,
 		 NULL);

@@ -32,6 +32,8 @@
  *                                             (servercore:1809); alone on
  *                                             another repository a number
  *                                             is a version (myapp:1809)
+ *   windows2022 win2019 windowsltsc2025: a   anywhere (v2025.7-windows2022)
+ *     Windows word and an LTSC in one word
  *   KB<digits> right after the release        pins one patch
  * Windows words: windowsservercore, servercore, nanoserver, windows, win,
  * ltsc, hostprocess.  The last word amd64 or arm64 names the arch.
@@ -40,7 +42,9 @@
  * family is one of Windows images, or its repository is under
  * mcr.microsoft.com/windows/ or mcr.microsoft.com/dotnet/framework/; its
  * tag names a release or has a Windows word; or the last component of its
- * name has one (windows-exporter, cyclonus-windows, kruise-daemon-win).
+ * name has one (windows-exporter, cyclonus-windows, kruise-daemon-win,
+ * envoy-build-windows2019: a release there counts when the tag names
+ * none, with no known rewrite).
  * A Windows image that names no release (golang:1.22-windowsservercore,
  * v1.30.0-calico-hostprocess) may run on any build: nothing to judge.
  * Multi-platform images (pause:3.9, nginx) are not Windows images.
