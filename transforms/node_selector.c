@@ -149,7 +149,8 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 	if (sel->any_build)
 		reason = wg_arena_printf(&list->arena, "%s; %s", reason,
 					 sel->any_build_why);
-	if (sel->any_build && !sel->host_process)	/* --explain says why */
+	if (sel->any_build && (!sel->host_process || sel->any_arch))
+		/* --explain says why */
 		wg_info(ctx, res, ns ? ns : ps->spec,
 			wg_podspec_path(&path, ps, "nodeSelector",
 					(const char *)NULL),

@@ -67,12 +67,14 @@ static bool names_one_build(struct wg_arena *arena, const struct wg_profile *p,
 }
 
 /* Whether an image of sel names a Windows release (images.h); *arch
- * true when one names an arch. */
+ * true when one names an arch, or a release with no arm64 images (its
+ * tag has no arm64 platform to pull). */
 static bool names_release(const struct wg_selection *sel, bool *arch)
 {
 	struct wg_container_iter it;
 	struct wg_container c;
 	struct wg_image_ref ref;
+	bool release = false;
 
 	for (size_t i = 0; i < sel->npods; i++) {
 		wg_container_iter_init(&it, sel->pods[i].spec);
@@ -83,12 +85,13 @@ static bool names_release(const struct wg_selection *sel, bool *arch)
 			if (!wg_is_scalar(image))
 				continue;
 			wg_image_parse(image->u.str, image->len, &ref);
-			*arch = *arch || ref.arch;
-			if (ref.release)
-				return true;
+			*arch = *arch || ref.arch
+				|| (ref.release
+				    && !wg_release_arm64_images(ref.release));
+			release = release || ref.release;
 		}
 	}
-	return false;
+	return release;
 }
 
 /*
@@ -97,7 +100,8 @@ static bool names_release(const struct wg_selection *sel, bool *arch)
  * among them): one whose images name no release (one multi-platform
  * image, as CSI node plugins and pre-pull DaemonSets ship) keeps every
  * Windows node it reached: no windows-build key and no RuntimeClass,
- * like a HostProcess pod, and no arch key unless an image names one.
+ * like a HostProcess pod, and no arch key unless an image names one (nor
+ * has a HostProcess node agent, which runs on any build already).
  * One whose images name a release reaches every default build whose hosts
  * run them, as in a user's profile of several builds (fan-out targets:
  * one DaemonSet with required affinity windows-build In those builds),
@@ -112,8 +116,21 @@ static void default_agent(struct wg_arena *arena, const struct wg_profile *p,
 	size_t nok = 0;
 	bool arch = false;
 
-	if (sel->host_process)
-		return;		/* any build already */
+	if (sel->host_process) {
+		/* any build already; a DaemonSet any arch too unless an
+		 * image says one (the default's amd64 is a route, not the
+		 * cluster's; a HostProcess Pod or Deployment keeps it) */
+		(void)names_release(sel, &arch);
+		sel->any_arch = !arch && sel->pod.kind
+				&& sel->pod.kind->node_agent;
+		if (sel->any_arch)
+			sel->any_build_why = "a HostProcess node agent whose "
+				"images name no arch, under the embedded "
+				"default profile, whose builds and arch are "
+				"routes and not the cluster's: it keeps every "
+				"Windows node it reaches";
+		return;
+	}
 	if (!names_release(sel, &arch)) {
 		sel->any_build = true;
 		sel->any_arch = !arch;

@@ -16,7 +16,8 @@
  *  agent-narrowed  a DaemonSet whose input admitted every build of the
  *                  profile, with images that name no release, admits
  *                  every build in the output (node agents keep their
- *                  reach);
+ *                  reach); under the embedded default, every arch too
+ *                  unless an image names one;
  *  api             every workload passes the API server's rules
  *                  (k8svalid.h: validateWindows, validateLinux,
  *                  windowsOptions, HostProcess), and its nodeSelector
@@ -316,8 +317,39 @@ static bool admits_all(const struct wg_profile *p, struct wg_resources *list,
 	return true;
 }
 
-/* A node agent (a DaemonSet) that reached every build in the input (its images naming
- * no release) reaches every build in the output. */
+/* The arch key of the pod's nodeSelector, or NULL. */
+static const struct wg_node *arch_key(const struct wg_node *spec)
+{
+	const struct wg_node *ns = wg_map_get(spec, "nodeSelector");
+	const struct wg_node *v = wg_map_get(ns, WG_LABEL_ARCH);
+
+	return v ? v : wg_map_get(ns, WG_LABEL_ARCH_BETA);
+}
+
+/* Whether an image of the pod names an arch. */
+static bool names_arch(const struct wg_node *spec)
+{
+	struct wg_container_iter it;
+	struct wg_container c;
+	struct wg_image_ref ref;
+
+	wg_container_iter_init(&it, spec);
+	while (wg_container_next(&it, &c)) {
+		const struct wg_node *img = wg_map_get(c.node, "image");
+
+		if (!wg_is_scalar(img))
+			continue;
+		wg_image_parse(img->u.str, img->len, &ref);
+		if (ref.arch)
+			return true;
+	}
+	return false;
+}
+
+/* A node agent (a DaemonSet) that reached every build in the input (its
+ * images naming no release) reaches every build in the output; under the
+ * embedded default, whose amd64 is a route and not the cluster's, every
+ * arch too unless an image names one. */
 static void check_agent(struct counts *n, const char *out,
 			struct wg_arena *a, const struct wg_profile *p,
 			struct wg_resources *in, struct wg_resources *list,
@@ -334,7 +366,13 @@ static void check_agent(struct counts *n, const char *out,
 	    || !admits_all(p, in, ips[0].spec, &which)
 	    || !pod_says_os(ps->spec, "windows"))
 		return;
-	if (admits_all(p, list, ps->spec, &which))
+	if (p->path && strcmp(p->path, "<default>") == 0
+	    && !arch_key(ips[0].spec) && !names_arch(ips[0].spec)
+	    && arch_key(ps->spec))
+		violation(n, "agent-narrowed", out, a, res, "reached every "
+			  "arch in its input, no longer does (a "
+			  "kubernetes.io/arch key)");
+	else if (admits_all(p, list, ps->spec, &which))
 		n->agents++;
 	else
 		violation(n, "agent-narrowed", out, a, res, wg_arena_printf(a,
