@@ -640,7 +640,7 @@ static void builds_used(struct wg_ctx *ctx, struct wg_resources *list,
 			const struct wg_selection *s = wg_select_pod(sel, k);
 
 			if (!s->windows || s->any_build || s->no_runtime_class
-			    || s->own_rc
+			    || s->own_rc || wg_sel_keeps_foreign_rc(s)
 			    || !wg_podspec_has(&sel->pods[k],
 					       "runtimeClassName"))
 				continue;

@@ -156,6 +156,21 @@ static void run_pod(struct wg_ctx *ctx, struct wg_resources *list,
 				&path);
 		goto out;
 	}
+	if (wg_sel_keeps_foreign_rc(sel)
+	    && wg_scalar_is(cur, sel->foreign_rc_name)) {
+		/* a class the cluster may well have (the API server admits
+		 * the pod when it does): kept, its pod pinned to the build
+		 * by its own nodeSelector */
+		wg_warning(ctx, res, cur, path.buf, "is '%s', a RuntimeClass "
+			   "neither in the stream nor the profile's: kept, "
+			   "but the nodes it selects and its handler are not "
+			   "known to wingen (the pod's own nodeSelector keeps "
+			   "it on build %s); put the RuntimeClass in the "
+			   "stream to have it checked, or remove the field "
+			   "for '%s'", sel->foreign_rc_name,
+			   sel->build->release->name, want);
+		goto out;
+	}
 	if (!wg_node_is_null(cur) && !wg_scalar_is(cur, want)) {
 		wg_error(ctx, res, cur, path.buf,
 			 "is '%.*s', but this Windows workload (%s) needs "

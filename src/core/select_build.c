@@ -44,6 +44,9 @@ static bool spec_agrees(const struct wg_selection *sel,
 	v = wg_map_get(ps->spec, "runtimeClassName");
 	if (sel->own_rc && wg_scalar_is(v, sel->own_rc_name))
 		return own_rc_admits(sel, b);
+	if (sel->foreign_rc_name && wg_scalar_is(v, sel->foreign_rc_name))
+		return !sel->foreign_rc_release
+		       || sel->foreign_rc_release == b->release;
 	return !(wg_is_scalar(v) && !wg_node_is_null(v)
 		 && !wg_scalar_is(v, b->runtime_class));
 }

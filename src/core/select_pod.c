@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "wingen/core/retarget.h"
 #include "wingen/k8s/sched.h"
 
 /* ---- the pod template's own say ----------------------------------------- */
@@ -198,7 +199,13 @@ void wg_sel_own_runtime_class(const struct wg_profile *p,
 		if (strcmp(p->builds[i].runtime_class, text) == 0)
 			return;
 	rc = wg_select_runtime_class(list, text);
-	if (!rc || !rc_selects_windows(rc))
+	if (!rc) {
+		sel->foreign_rc_name = text;
+		sel->foreign_rc_release = wg_retarget_rc_release(text,
+			strlen(text), NULL);
+		return;
+	}
+	if (!rc_selects_windows(rc))
 		return;
 	h = wg_map_get(rc->root, "handler");
 	sel->own_rc = rc;

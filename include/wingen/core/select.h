@@ -169,6 +169,15 @@ struct wg_selection {
 	const struct wg_resource *own_rc;
 	const char *own_rc_name;
 	const char *own_handler;	/* NULL: containerd's default */
+	/* The RuntimeClass its pod templates name when it is neither a
+	 * build's of the profile nor in the stream (a class the cluster was
+	 * installed with: windows-2019), else NULL; its release, when its
+	 * name says one as wingen's do (retarget.h), else NULL.  It does not
+	 * decide the build beyond that release, and runtime-class-name
+	 * keeps it with a warning on a build of that release
+	 * (wg_sel_keeps_foreign_rc). */
+	const char *foreign_rc_name;
+	const struct wg_release *foreign_rc_release;
 	/* A kind whose pods are decided apart (kinds.h: an Argo workflow's
 	 * templates, a PipelineRun's tasks, added after the fields above):
 	 * one selection per pod, parts[i] for pods[i] (its pods and pod are
@@ -188,6 +197,18 @@ static inline struct wg_selection *wg_select_pod(struct wg_selection *sel,
 						 size_t i)
 {
 	return sel->parts && i < sel->npods ? &sel->parts[i] : sel;
+}
+
+/* Whether sel's pods keep their RuntimeClass that is neither a build's
+ * nor in the stream (foreign_rc_name): one build, whose release its name
+ * says (windows-2019 on ltsc2019; a name that says none, as kata, may
+ * well be a Linux sandbox's).  Then no RuntimeClass of the profile is
+ * named for them. */
+static inline bool wg_sel_keeps_foreign_rc(const struct wg_selection *sel)
+{
+	return sel->foreign_rc_name && !sel->multi && !sel->ntargets
+	       && sel->build && sel->foreign_rc_release
+	       && sel->foreign_rc_release == sel->build->release;
 }
 
 /*
