@@ -126,10 +126,12 @@ static bool host_process(const struct wg_node *spec)
 	return n > 0;
 }
 
-/* The first image of spec that names Windows (release: one that names a
- * release), or NULL. */
-static const struct wg_node *windows_image(const struct wg_node *spec,
-					   bool release)
+/* What an image of a pod must say for image_that. */
+enum says { SAYS_WINDOWS, SAYS_RELEASE, SAYS_ARCH };
+
+/* The first image of the pod that says it (images.h), or NULL. */
+static const struct wg_node *image_that(const struct wg_node *spec,
+					enum says says)
 {
 	struct wg_container_iter it;
 	struct wg_container c;
@@ -142,7 +144,8 @@ static const struct wg_node *windows_image(const struct wg_node *spec,
 		if (!wg_is_scalar(img))
 			continue;
 		wg_image_parse(img->u.str, img->len, &ref);
-		if (release ? ref.release != NULL : ref.windows)
+		if (says == SAYS_RELEASE ? ref.release != NULL
+		    : says == SAYS_ARCH ? ref.arch != NULL : ref.windows)
 			return img;
 	}
 	return NULL;
@@ -326,26 +329,6 @@ static const struct wg_node *arch_key(const struct wg_node *spec)
 	return v ? v : wg_map_get(ns, WG_LABEL_ARCH_BETA);
 }
 
-/* Whether an image of the pod names an arch. */
-static bool names_arch(const struct wg_node *spec)
-{
-	struct wg_container_iter it;
-	struct wg_container c;
-	struct wg_image_ref ref;
-
-	wg_container_iter_init(&it, spec);
-	while (wg_container_next(&it, &c)) {
-		const struct wg_node *img = wg_map_get(c.node, "image");
-
-		if (!wg_is_scalar(img))
-			continue;
-		wg_image_parse(img->u.str, img->len, &ref);
-		if (ref.arch)
-			return true;
-	}
-	return false;
-}
-
 /* A node agent (a DaemonSet) that reached every build in the input (its
  * images naming no release) reaches every build in the output; under the
  * embedded default, whose amd64 is a route and not the cluster's, every
@@ -362,12 +345,12 @@ static void check_agent(struct counts *n, const char *out,
 
 	if (!ps->kind || !ps->kind->node_agent || !orig
 	    || wg_podspec_find_all(a, NULL, orig, &ips) != 1
-	    || windows_image(ips[0].spec, true)
+	    || image_that(ips[0].spec, SAYS_RELEASE)
 	    || !admits_all(p, in, ips[0].spec, &which)
 	    || !pod_says_os(ps->spec, "windows"))
 		return;
 	if (p->path && strcmp(p->path, "<default>") == 0
-	    && !arch_key(ips[0].spec) && !names_arch(ips[0].spec)
+	    && !arch_key(ips[0].spec) && !image_that(ips[0].spec, SAYS_ARCH)
 	    && arch_key(ps->spec))
 		violation(n, "agent-narrowed", out, a, res, "reached every "
 			  "arch in its input, no longer does (a "
@@ -404,8 +387,8 @@ static int check_pair(struct counts *n, const struct wg_profile *p,
 
 		n->objects++;
 		for (size_t k = 0; k < nps; k++) {
-			const struct wg_node *img = windows_image(ps[k].spec,
-								  false);
+			const struct wg_node *img = image_that(ps[k].spec,
+							       SAYS_WINDOWS);
 
 			if (img && pod_says_os(ps[k].spec, "linux")) {
 				if (opted_out(res, &ps[k]))
