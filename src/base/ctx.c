@@ -24,6 +24,9 @@ void wg_limits_default(struct wg_limits *l)
 	l->max_chart_bytes = 100u << 20;
 	l->helm_seconds = 120;
 	l->helm_memory = (size_t)2 << 30;
+	l->regex_seconds = 10;
+	/* a 60 MB document of one-letter items held 1.4 GB as a tree */
+	l->max_doc_nodes = 4000000;
 }
 
 /* The names of WINGEN_LIMITS, their field and their largest value. */
@@ -57,6 +60,10 @@ static const struct {
 	  86400 },
 	{ "helm-memory", offsetof(struct wg_limits, helm_memory), false,
 	  SIZE_MAX / 2 },
+	{ "regex-seconds", offsetof(struct wg_limits, regex_seconds), false,
+	  86400 },
+	{ "doc-nodes", offsetof(struct wg_limits, max_doc_nodes), false,
+	  UINT32_MAX },
 };
 
 /* One NAME=N; 0 or -1 (reported). */
@@ -108,9 +115,10 @@ bad:
 	}
 	return wg_report_at(ctx, WG_SEV_ERROR, NULL, 0, 0, "WINGEN_LIMITS: "
 			    "unknown limit '%.*s' (known: depth, alias-nodes, "
-			    "doc-bytes, scalar-bytes, documents, input-bytes, "
-			    "regex-match, regex-depth, chart-bytes, "
-			    "helm-seconds, helm-memory)", (int)nlen, item);
+			    "doc-bytes, doc-nodes, scalar-bytes, documents, "
+			    "input-bytes, regex-match, regex-depth, "
+			    "regex-seconds, chart-bytes, helm-seconds, "
+			    "helm-memory)", (int)nlen, item);
 }
 
 int wg_limits_apply(struct wg_ctx *ctx, const char *spec)

@@ -135,6 +135,32 @@ void wg_file_meta_of(struct wg_file_meta *meta, const struct stat *st)
 	meta->read_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
+/*
+ * Room for the next read of a stream, doubling but never past the limit
+ * and two bytes (doubling from a 2 GiB limit would ask for 4 GiB).
+ */
+static void grow_within(struct wg_buf *b, size_t max)
+{
+	size_t cap = b->cap < 32768 ? 65536 : 2 * b->cap;
+
+	if (cap > max + 2)
+		cap = max + 2;
+	if (cap <= b->cap)
+		cap = b->cap + 2;
+	b->buf = wg_xrealloc(b->cap ? b->buf : NULL, cap);
+	b->cap = cap;
+}
+
+/* Whether text (len bytes) starts with a UTF-16 byte order mark: the
+ * reader says so, in its own words. */
+static bool utf16_bom(const char *text, size_t len)
+{
+	const unsigned char *d = (const unsigned char *)text;
+
+	return len >= 2 && ((d[0] == 0xff && d[1] == 0xfe)
+			    || (d[0] == 0xfe && d[1] == 0xff));
+}
+
 /* Reads fd; known is its fstat() when the caller made it (NULL: made
  * here; one system call a file fewer over a folder of small files). */
 static int read_fd(struct wg_ctx *ctx, int fd, const char *name,
@@ -173,10 +199,11 @@ static int read_fd(struct wg_ctx *ctx, int fd, const char *name,
 		b.buf[0] = '\0';
 	}
 	for (;;) {
+		size_t max = ctx->limits.max_input_bytes;
 		ssize_t n;
 
 		if (b.cap - b.len < 2)
-			wg_buf_grow(&b, 65536);
+			grow_within(&b, max);
 		n = read(fd, b.buf + b.len, b.cap - b.len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -188,9 +215,23 @@ static int read_fd(struct wg_ctx *ctx, int fd, const char *name,
 		}
 		if (n == 0)
 			break;
+		/* a stream is text: a NUL byte says at once that it is not
+		 * (/dev/zero, a binary file piped in), before the limit */
+		if (!in->meta.known && !utf16_bom(b.buf, b.len + (size_t)n)
+		    && memchr(b.buf + b.len, '\0', (size_t)n)) {
+			size_t at = (size_t)((char *)memchr(b.buf + b.len,
+							    '\0', (size_t)n)
+					     - b.buf);
+
+			wg_buf_release(&b);
+			return wg_report_at(ctx, WG_SEV_ERROR, name, 0, 0,
+					    "input holds a NUL byte at offset "
+					    "%zu: it is not YAML text (binary "
+					    "data? wingen reads UTF-8)", at);
+		}
 		b.len += (size_t)n;
 		b.buf[b.len] = '\0';
-		if (b.len > ctx->limits.max_input_bytes)
+		if (b.len > max)
 			break;	/* read_done says so */
 	}
 	in->data = wg_buf_detach(&b, &in->len);
@@ -201,6 +242,42 @@ int wg_input_read_fd(struct wg_ctx *ctx, int fd, const char *name,
 		     struct wg_input *in)
 {
 	return read_fd(ctx, fd, name, NULL, NULL, in);
+}
+
+/* "a FIFO", "a character device", ...: what a file that is not a
+ * regular one or a folder is. */
+static const char *kind_of(const struct stat *st)
+{
+	if (S_ISFIFO(st->st_mode))
+		return "a FIFO";
+	if (S_ISCHR(st->st_mode))
+		return "a character device";
+	if (S_ISBLK(st->st_mode))
+		return "a block device";
+	if (S_ISSOCK(st->st_mode))
+		return "a socket";
+	return "not a file";
+}
+
+bool wg_path_names_fd(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char real[PATH_MAX], *dir;
+	bool r = false;
+
+	if (!slash)
+		return false;
+	dir = wg_xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
+	if (realpath(dir, real)) {
+		size_t n = strlen(real);
+
+		if (strcmp(real, "/dev") == 0)
+			r = strncmp(slash + 1, "std", 3) == 0;
+		else if (strncmp(real, "/proc/", 6) == 0)
+			r = n > 3 && strcmp(real + n - 3, "/fd") == 0;
+	}
+	free(dir);
+	return r;
 }
 
 static int read_path(struct wg_ctx *ctx, const char *path,
@@ -214,13 +291,28 @@ static int read_path(struct wg_ctx *ctx, const char *path,
 	if (strcmp(path, "-") == 0)
 		return read_fd(ctx, STDIN_FILENO, WG_STDIN_NAME, NULL, arena,
 			       in);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO with no writer must not wait (it is
+	 * refused below); a regular file reads the same with it */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return fail(ctx, path, "cannot open", errno);
 	known = fstat(fd, &st) == 0;
 	if (known && S_ISDIR(st.st_mode)) {
 		close(fd);
 		return fail(ctx, path, "is a folder, not a file", 0);
+	}
+	if (known && !S_ISREG(st.st_mode)) {
+		if (!wg_path_names_fd(path)) {
+			close(fd);
+			return wg_report_at(ctx, WG_SEV_ERROR, path, 0, 0,
+					    "is %s, not a regular file: wingen "
+					    "reads files, folders and stdin "
+					    "(-f -, or -f /dev/stdin for what "
+					    "a pipe gives)", kind_of(&st));
+		}
+		/* a descriptor's name (/dev/stdin, <(...)): read it as the
+		 * stream it is, waiting for its writer */
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	}
 	rc = read_fd(ctx, fd, path, known ? &st : NULL, arena, in);
 	close(fd);

@@ -53,30 +53,6 @@ static int write_fd(struct wg_ctx *ctx, int fd, const char *name,
 }
 
 /*
- * Whether path names an open file descriptor: /dev/stdout (stdin,
- * stderr), /dev/fd/N, /proc/PID/fd/N.
- */
-static bool fd_alias(const char *path)
-{
-	char *c1 = wg_xstrdup(path), *c2 = wg_xstrdup(path);
-	const char *base = basename(c1);
-	char real[PATH_MAX];
-	bool r = false;
-
-	if (realpath(dirname(c2), real)) {
-		size_t n = strlen(real);
-
-		if (strcmp(real, "/dev") == 0)
-			r = strncmp(base, "std", 3) == 0;
-		else if (strncmp(real, "/proc/", 6) == 0)
-			r = n > 3 && strcmp(real + n - 3, "/fd") == 0;
-	}
-	free(c1);
-	free(c2);
-	return r;
-}
-
-/*
  * True when path must be written in place: it exists and is not a regular
  * file, or it reaches one through a file descriptor's name (/dev/stdout
  * redirected to a file, maybe through symbolic links of its own).  Renaming
@@ -96,7 +72,7 @@ static bool special_file(const char *path)
 	for (int hop = 0; hop < 40; hop++) {
 		ssize_t n;
 
-		if (fd_alias(cur))
+		if (wg_path_names_fd(cur))
 			return true;
 		n = readlink(cur, link, sizeof(link) - 1);
 		if (n < 0)

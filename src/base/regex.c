@@ -3,9 +3,11 @@
 #include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "wingen/base/alloc.h"
 #include "wingen/base/buf.h"
+#include "wingen/base/ctx.h"
 
 static const char *error_text(struct wg_arena *arena, int code)
 {
@@ -56,12 +58,15 @@ int wg_regex_compile(struct wg_regex *re, const char *pattern, bool anchored,
 	re->code = code;
 	re->match_data = pcre2_match_data_create_from_pattern(code, NULL);
 	re->match_ctx = pcre2_match_context_create(NULL);
+	re->match_limit = match_limit;
 	pcre2_set_match_limit(re->match_ctx, match_limit);
 	pcre2_set_depth_limit(re->match_ctx, depth_limit);
 	return 0;
 }
 
-int wg_regex_match(const struct wg_regex *re, const char *s, size_t len)
+/* pcre2_match()'s own answer, within match_limit steps. */
+static int match_raw(const struct wg_regex *re, const char *s, size_t len,
+		     uint32_t match_limit)
 {
 	/* PCRE2's JIT may read a few bytes past the subject's end: within
 	 * an allocation, but there perhaps uninitialised (valgrind says so
@@ -75,10 +80,57 @@ int wg_regex_match(const struct wg_regex *re, const char *s, size_t len)
 		copy = wg_xmalloc(len + PAD);
 	memcpy(copy, s, len);
 	memset(copy + len, 0, PAD);
+	pcre2_set_match_limit(re->match_ctx, match_limit);
 	rc = pcre2_match(re->code, (PCRE2_SPTR)copy, len, 0, 0,
 			 re->match_data, re->match_ctx);
 	if (copy != local)
 		free(copy);
+	return rc;
+}
+
+int wg_regex_match(const struct wg_regex *re, const char *s, size_t len)
+{
+	int rc = match_raw(re, s, len, re->match_limit);
+
+	if (rc >= 0)
+		return 1;
+	return rc == PCRE2_ERROR_NOMATCH ? 0 : -1;
+}
+
+/* The CPU time of this thread, in ns. */
+static uint64_t cpu_ns(void)
+{
+	struct timespec t;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0)
+		return 0;
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+int wg_regex_match_within(struct wg_ctx *ctx, const struct wg_regex *re,
+			  const char *s, size_t len)
+{
+	/* Every match a profile's pattern makes on a Kubernetes name or
+	 * image ends within a few thousand steps; only a slower one is
+	 * timed (a clock read costs microseconds on some hosts) and
+	 * counted against the budget. */
+	enum { QUICK = 10000 };
+	uint64_t start;
+	int rc;
+
+	if (ctx->regex_spent)
+		return -2;
+	rc = match_raw(re, s, len, QUICK < re->match_limit ? QUICK
+							   : re->match_limit);
+	if (rc == PCRE2_ERROR_MATCHLIMIT && QUICK < re->match_limit) {
+		start = cpu_ns();
+		rc = match_raw(re, s, len, re->match_limit);
+		ctx->regex_ns += cpu_ns() - start;
+		if (ctx->regex_ns / 1000000000u >= ctx->limits.regex_seconds) {
+			ctx->regex_spent = true;
+			return -2;
+		}
+	}
 	if (rc >= 0)
 		return 1;
 	return rc == PCRE2_ERROR_NOMATCH ? 0 : -1;
@@ -94,6 +146,7 @@ char *wg_regex_replace(const struct wg_regex *re, const char *s, size_t len,
 	PCRE2_UCHAR *out;
 	int rc;
 
+	pcre2_set_match_limit(re->match_ctx, re->match_limit);
 	for (int tries = 0; tries < 2; tries++) {
 		out = wg_arena_alloc(arena, outlen + 1);
 		rc = pcre2_substitute(re->code, (PCRE2_SPTR)s, len, 0, opts,

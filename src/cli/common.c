@@ -141,9 +141,15 @@ void wg_cli_helm_hint(struct wg_ctx *ctx, size_t from,
 
 bool wg_cli_reads_stdin(const struct wg_pathlist *files)
 {
+	/* "-", and the names of descriptor 0 a user may give instead */
+	static const char *const names[] = {
+		"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", NULL,
+	};
+
 	for (size_t i = 0; i < files->len; i++)
-		if (strcmp(files->items[i], "-") == 0)
-			return true;
+		for (size_t k = 0; names[k]; k++)
+			if (strcmp(files->items[i], names[k]) == 0)
+				return true;
 	return false;
 }
 

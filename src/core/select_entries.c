@@ -7,17 +7,38 @@
 
 /* ---- matching one windows.select entry ---------------------------------- */
 
-/* 1, 0, or -1 after reporting a regex that gave up. */
+void wg_sel_budget_spent(struct wg_ctx *ctx, struct wg_resource *res,
+			 const struct wg_node *node, const char *field,
+			 size_t entry, const char *what,
+			 const struct wg_regex *re)
+{
+	if (ctx->regex_spent_said)
+		return;
+	ctx->regex_spent_said = true;
+	wg_error(ctx, res, node, field, "windows.select[%zu].%s: pattern '%s' "
+		 "spent the run's regex budget (WINGEN_LIMITS regex-seconds: "
+		 "%zu s of matching): no pattern is matched any more; make it "
+		 "one that cannot backtrack (a possessive a++ or an atomic "
+		 "group) or raise the budget", entry, what, re->source,
+		 ctx->limits.regex_seconds);
+}
+
+/* 1, 0, or -1 after reporting a regex that gave up or the spent budget. */
 static int regex_on(struct wg_sel_match *m, const struct wg_regex *re,
 		    const char *what, const struct wg_node *node,
 		    const char *field)
 {
 	const char *s = wg_is_scalar(node) ? node->u.str : "";
 	size_t len = wg_is_scalar(node) ? node->len : 0;
-	int rc = wg_regex_match(re, s, len);
+	int rc = wg_regex_match_within(m->ctx, re, s, len);
 
 	if (rc >= 0)
 		return rc;
+	if (rc == -2) {
+		wg_sel_budget_spent(m->ctx, m->res, node, field, m->entry,
+				    what, re);
+		return -1;
+	}
 	wg_error(m->ctx, m->res, node, field,
 		 "windows.select[%zu].%s: pattern '%s' gave up on '%.*s' "
 		 "(PCRE2 match or depth limit)", m->entry, what, re->source,

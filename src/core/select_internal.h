@@ -46,6 +46,16 @@ struct wg_sel_match {
 	size_t entry;
 };
 
+/*
+ * The error that a profile's patterns spent the run's regex budget
+ * (wg_regex_match_within() returned -2), said once a run: at node of res,
+ * naming pattern re of windows.select[entry].what.
+ */
+void wg_sel_budget_spent(struct wg_ctx *ctx, struct wg_resource *res,
+			 const struct wg_node *node, const char *field,
+			 size_t entry, const char *what,
+			 const struct wg_regex *re);
+
 /* Whether entry e (index m->entry) matches m->res, whose pod templates
  * sel holds: 1, 0, or -1 after reporting a PCRE2 limit hit. */
 int wg_sel_entry_matches(struct wg_sel_match *m, const struct wg_select *e,

@@ -186,9 +186,26 @@ out:
  * Whether image names Windows, and why (in arena): the one rule's reading
  * of it (images.h), or a windows.select image pattern of the profile.
  */
-static const char *names_windows(struct wg_arena *a, const struct wg_profile *p,
-				 const struct wg_node *image)
+struct hunt {
+	struct wg_ctx *ctx;
+	struct wg_resource *res;
+	struct wg_arena *arena;
+	const struct wg_node *first;	/* the first Windows image */
+	const char *first_path;
+	const char *why;		/* why it names Windows */
+	size_t n;			/* how many */
+};
+
+/*
+ * Whether image (at path) names Windows, and why (in arena): the one
+ * rule's reading of it (images.h), or a windows.select image pattern of
+ * the profile.
+ */
+static const char *names_windows(struct hunt *h, const struct wg_node *image,
+				 const char *path)
 {
+	const struct wg_profile *p = h->ctx->profile;
+	struct wg_arena *a = h->arena;
 	struct wg_image_ref ref;
 
 	if (!wg_is_scalar(image) || !image->len)
@@ -196,22 +213,22 @@ static const char *names_windows(struct wg_arena *a, const struct wg_profile *p,
 	wg_image_parse(image->u.str, image->len, &ref);
 	if (ref.windows)
 		return wg_image_windows_why(a, wg_scalar_dup(a, image), &ref);
-	for (size_t i = 0; i < p->nselect; i++)
-		if (p->select[i].image && wg_regex_match(p->select[i].image,
-				image->u.str, image->len) > 0)
+	for (size_t i = 0; i < p->nselect; i++) {
+		int rc;
+
+		if (!p->select[i].image)
+			continue;
+		rc = wg_regex_match_within(h->ctx, p->select[i].image,
+					   image->u.str, image->len);
+		if (rc == -2)
+			wg_sel_budget_spent(h->ctx, h->res, image, path, i,
+					    "image", p->select[i].image);
+		if (rc > 0)
 			return wg_arena_printf(a, "windows.select[%zu] "
 					       "matches it", i);
+	}
 	return NULL;
 }
-
-struct hunt {
-	const struct wg_profile *p;
-	struct wg_arena *arena;
-	const struct wg_node *first;	/* the first Windows image */
-	const char *first_path;
-	const char *why;		/* why it names Windows */
-	size_t n;			/* how many */
-};
 
 static int hunt_image(struct wg_node *node, struct wg_node *key,
 		      const char *path, void *payload)
@@ -224,7 +241,7 @@ static int hunt_image(struct wg_node *node, struct wg_node *key,
 	const char *why;
 
 	if (!key || !wg_scalar_is(key, "image")
-	    || !(why = names_windows(h->arena, h->p, node)))
+	    || !(why = names_windows(h, node, path)))
 		return 0;
 	if (!h->n++) {
 		h->why = why;
@@ -235,12 +252,12 @@ static int hunt_image(struct wg_node *node, struct wg_node *key,
 }
 
 /* The Windows images of res: how many, the first and its path. */
-static size_t windows_images(const struct wg_profile *p,
-			     struct wg_arena *arena, struct wg_resource *res,
-			     struct hunt *h)
+static size_t windows_images(struct wg_ctx *ctx, struct wg_arena *arena,
+			     struct wg_resource *res, struct hunt *h)
 {
 	memset(h, 0, sizeof(*h));
-	h->p = p;
+	h->ctx = ctx;
+	h->res = res;
 	h->arena = arena;
 	wg_node_walk(res->root, hunt_image, h);
 	return h->n;
@@ -321,7 +338,7 @@ static void unknown_image(struct wg_ctx *ctx, struct wg_resources *list,
 	size_t glen;
 
 	if (!wg_is_scalar(kind) || !wg_api_group(api, &g, &glen) || !glen
-	    || !windows_images(ctx->profile, a, res, &h))
+	    || !windows_images(ctx, a, res, &h))
 		return;
 	k = wg_scalar_dup(a, kind);
 	group = wg_arena_strndup(a, g, glen);
@@ -407,7 +424,7 @@ static void not_run(struct wg_ctx *ctx, struct wg_resources *list,
 {
 	struct hunt h;
 
-	if (!windows_images(ctx->profile, &list->arena, res, &h))
+	if (!windows_images(ctx, &list->arena, res, &h))
 		return;
 	wg_warning(ctx, res, h.first, h.first_path, "'%.*s' names Windows "
 		   "(%s), but no %s of the stream runs this %s, and it is "

@@ -100,6 +100,38 @@ static void start_segment_at(struct wg_reader *r, size_t start, size_t line,
 				     r->seg_end - start);
 }
 
+/*
+ * The start of the first document of d[start, end) longer than max
+ * bytes, or end.  libyaml holds a scalar whole before the reader sees it
+ * (a 1 GiB scalar took 3.1 GB before "larger than the size limit"), so
+ * the documents are measured here, before it reads them: split at each
+ * line that starts with "---" or "..." and a blank or the end, where
+ * libyaml ends a document (or fails), so a span is never longer than the
+ * document libyaml would read.  Only input longer than max is looked at.
+ */
+static size_t first_big_doc(const char *d, size_t start, size_t end,
+			    size_t max)
+{
+	size_t doc = start;
+
+	if (end - start <= max)
+		return end;
+	for (size_t i = start; i < end;) {
+		const char *nl;
+
+		if (end - i >= 3 && (memcmp(d + i, "---", 3) == 0
+				     || memcmp(d + i, "...", 3) == 0)
+		    && (end - i == 3 || strchr(" \t\r\n", d[i + 3]))) {
+			if (i - doc > max)
+				return doc;
+			doc = i;
+		}
+		nl = memchr(d + i, '\n', end - i);
+		i = nl ? (size_t)(nl - d) + 1 : end;
+	}
+	return end - doc > max ? doc : end;
+}
+
 static void start_segment(struct wg_reader *r, size_t start)
 {
 	unsigned line, col;
@@ -300,6 +332,21 @@ static const char *scalar_text(struct wg_reader *r, struct wg_arena *arena,
 	return wg_arena_strndup(arena, v, len);
 }
 
+/*
+ * One more node in the document: a tree costs some fifty bytes a node
+ * whatever its text, so a document of one-letter items within doc-bytes
+ * held twenty times its size (a 60 MB one took 1.4 GB); the doc-nodes
+ * limit bounds it.  0, or -1 reported.
+ */
+static int count_node(struct wg_reader *r, const yaml_event_t *e)
+{
+	if (++r->doc_nodes <= r->ctx->limits.max_doc_nodes)
+		return 0;
+	return error_at(r, &e->start_mark, "document has more than %zu "
+			"nodes (WINGEN_LIMITS doc-nodes)",
+			r->ctx->limits.max_doc_nodes);
+}
+
 static int check_depth(struct wg_reader *r, const yaml_event_t *e)
 {
 	if (r->nframes < r->ctx->limits.max_depth)
@@ -449,6 +496,8 @@ static int on_scalar(struct wg_reader *r, struct wg_arena *arena,
 	    || e->data.scalar.length > WG_NODE_MAX_LEN)
 		return error_at(r, &e->start_mark, "%s",
 				"scalar is larger than the size limit");
+	if (count_node(r, e))
+		return -1;
 	if (check_tag(r, e, e->data.scalar.tag))
 		return -1;
 	mark_pos(r, &e->start_mark, &line, &col);
@@ -497,7 +546,7 @@ static int on_start(struct wg_reader *r, struct wg_arena *arena,
 	uint32_t line, col;
 	bool flow;
 
-	if (check_depth(r, e))
+	if (check_depth(r, e) || count_node(r, e))
 		return -1;
 	if (kind == WG_NODE_MAP) {
 		tag = e->data.mapping_start.tag;
@@ -824,6 +873,17 @@ static void event_free(yaml_event_t *e)
 	}
 }
 
+/* The document first_big_doc() found, where it starts. */
+static int big_doc_error(struct wg_reader *r)
+{
+	unsigned line, col;
+
+	r->failed = true;
+	wg_offset_position(r->in->data, r->in->len, r->end, &line, &col);
+	return wg_report_at(r->ctx, WG_SEV_ERROR, r->in->name, line, col,
+			    "%s", "document is larger than the size limit");
+}
+
 int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
 		   struct wg_node **root, unsigned *index)
 {
@@ -834,6 +894,21 @@ int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
 	*root = NULL;
 	if (r->done || r->failed)
 		return r->failed ? -1 : 0;
+	/* The documents' sizes, before libyaml reads one too large: it is
+	 * read no further than the document before it. */
+	if (!r->sized) {
+		size_t big = r->limit_depth ? r->end
+			: first_big_doc(r->in->data, r->seg_start, r->end,
+					r->ctx->limits.max_doc_bytes);
+
+		r->sized = true;
+		if (big < r->end) {
+			r->big_doc = true;
+			r->end = big;
+			start_segment_at(r, r->seg_start, r->seg_line,
+					 r->seg_col);
+		}
+	}
 	/* One segment covers the rest of the input (no JSON stream, whose
 	 * values need a parser each): it may be parsed on a thread. */
 	if (r->threaded && !r->pipe_tried && !r->observe) {
@@ -863,6 +938,8 @@ int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
 				continue;
 			}
 			r->done = true;
+			if (r->big_doc)
+				return big_doc_error(r);
 			return 0;
 		case YAML_DOCUMENT_START_EVENT:
 			in_doc = true;
@@ -870,6 +947,7 @@ int wg_reader_next(struct wg_reader *r, struct wg_arena *arena,
 			r->stack_len = 0;
 			r->nframes = 0;
 			r->alias_nodes = 0;
+			r->doc_nodes = 0;
 			clear_anchors(r);
 			if (++r->ctx->documents > r->ctx->limits.max_documents)
 				rc = error_at(r, &e.start_mark, "%s", "more "

@@ -302,10 +302,11 @@ Y
 	else bad "migrate --in-place did not rewrite" "$(cat err)"; fi
 fi
 
-# Held on a FIFO for input, before any output exists.
+# Held on a FIFO for input (as stdin: a FIFO named by -f is refused),
+# before any output exists.
 rm -f in.fifo
 mkfifo in.fifo
-"$wingen" fmt -f in.fifo --output-file target.yaml 2>err &
+"$wingen" fmt -f - --output-file target.yaml <in.fifo 2>err &
 pid=$!
 exec 7>in.fifo	# the writer end: wingen blocks in read()
 head -c 3000 big.yaml >&7

@@ -32,6 +32,9 @@ struct wg_limits {
 				      packed charts it holds) */
 	size_t helm_seconds;	   /* one helm run, wall clock */
 	size_t helm_memory;	   /* helm's data memory (RLIMIT_DATA) */
+	size_t regex_seconds;	   /* CPU time of a run's slow pattern
+				      matches in all (regex.h) */
+	size_t max_doc_nodes;	   /* nodes of one document */
 };
 
 void wg_limits_default(struct wg_limits *limits);
@@ -41,9 +44,9 @@ void wg_limits_default(struct wg_limits *limits);
 
 /*
  * Applies a WINGEN_LIMITS value: NAME=N items separated by commas, where
- * NAME is depth, alias-nodes, doc-bytes, scalar-bytes, documents,
- * input-bytes, regex-match, regex-depth, chart-bytes, helm-seconds or
- * helm-memory, and N a positive number (k, M or G: times 1024, 1024^2,
+ * NAME is depth, alias-nodes, doc-bytes, doc-nodes, scalar-bytes,
+ * documents, input-bytes, regex-match, regex-depth, regex-seconds,
+ * chart-bytes, helm-seconds or helm-memory, and N a positive number (k, M or G: times 1024, 1024^2,
  * 1024^3).  A bad item is an error on ctx; the
  * others still apply.  NULL or "" does nothing.  Returns 0 or -1.
  * wg_ctx_init() applies the environment's WINGEN_LIMITS.
@@ -66,6 +69,9 @@ struct wg_ctx {
 				   (k8s/identity.h) */
 	const struct wg_tree_guard *guard;	/* the trees the run edits
 				   in place (treeguard.h); NULL: none */
+	uint64_t regex_ns;	/* CPU time of slow pattern matches so far */
+	bool regex_spent;	/* past limits.regex_seconds: no more matches */
+	bool regex_spent_said;	/* and the error that says so is made */
 };
 
 void wg_ctx_init(struct wg_ctx *ctx);

@@ -62,9 +62,10 @@ struct wg_input {
 
 /*
  * Reads path ("-" for stdin, then named WG_STDIN_NAME) into in.  Errors
- * (missing, unreadable, not a regular file, over limits.max_input_bytes)
- * are reported on ctx as "path: error: ..." and return -1; in is then
- * empty.
+ * (missing, unreadable, a folder, a FIFO or device that is not a
+ * descriptor's name (wg_path_names_fd()), over limits.max_input_bytes,
+ * a NUL byte in a stream) are reported on ctx as "path: error: ..." and
+ * return -1, before any read could wait; in is then empty.
  */
 int wg_input_read(struct wg_ctx *ctx, const char *path, struct wg_input *in);
 
@@ -83,6 +84,15 @@ int wg_input_read_in(struct wg_ctx *ctx, const char *path,
 /* Reads from an open file descriptor; name is used for messages. */
 int wg_input_read_fd(struct wg_ctx *ctx, int fd, const char *name,
 		     struct wg_input *in);
+
+/*
+ * Whether path names an open file descriptor: /dev/stdin (stdout,
+ * stderr), /dev/fd/N, /proc/PID/fd/N.  Such a path may be a pipe and is
+ * read (or written) as one; any other path that is neither a regular
+ * file nor a folder (a FIFO, a device) is refused before a read could
+ * wait on it.
+ */
+bool wg_path_names_fd(const char *path);
 
 void wg_input_release(struct wg_input *in);
 

@@ -18,6 +18,7 @@ struct wg_regex {
 	void *code;		/* pcre2_code * */
 	void *match_data;	/* pcre2_match_data *, reused by every match */
 	void *match_ctx;	/* pcre2_match_context * with the limits */
+	uint32_t match_limit;	/* the match limit it was compiled with */
 };
 
 /*
@@ -32,6 +33,19 @@ int wg_regex_compile(struct wg_regex *re, const char *pattern, bool anchored,
 
 /* 1 match, 0 no match, -1 a limit was hit (or another PCRE2 error). */
 int wg_regex_match(const struct wg_regex *re, const char *s, size_t len);
+
+/*
+ * wg_regex_match() within the run's budget of matching time: the CPU
+ * time of every slow match made through ctx (one past a first try of
+ * 10,000 steps, where a pattern meant for a name or an image ends) adds
+ * up in ctx->regex_ns; once it reaches limits.regex_seconds, that match
+ * and every later one return -2 (ctx->regex_spent), so that slow
+ * patterns over many objects end instead of running for hours, each
+ * match within the limits.  The caller says so, naming the pattern.
+ */
+struct wg_ctx;
+int wg_regex_match_within(struct wg_ctx *ctx, const struct wg_regex *re,
+			  const char *s, size_t len);
 
 /*
  * Substitutes every match of re in s by replacement, where $1..$9, ${name}

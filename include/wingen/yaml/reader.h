@@ -97,8 +97,14 @@ struct wg_reader {
 	 * or one value of a JSON stream. */
 	size_t seg_start, seg_end;
 	size_t seg_line, seg_col;	/* 0-based position of seg_start */
-	size_t end;	/* where the reader stops: in->len, or a range's end */
+	size_t end;	/* where the reader stops: in->len, or a range's end;
+			   the start of a document past doc-bytes when
+			   big_doc */
 	bool json_stream;
+	bool sized;	/* the documents were measured (first_big_doc) */
+	bool big_doc;	/* one is too large: an error once those before it
+			   are read */
+	size_t doc_nodes;	/* nodes of the document being read */
 };
 
 /* in must outlive the reader and every tree it returns. */
