@@ -540,9 +540,11 @@ size_t wg_udiff_labeled(struct wg_buf *out, const char *old_label,
 	size_t n = wg_udiff_hunks(&hunks, old, old_len, new_, new_len,
 				  context);
 
-	if (n)
-		wg_buf_addf(out, "--- %s\n+++ %s\n%s", old_label, new_label,
-			    hunks.buf);
+	/* the hunks as bytes: a text may hold a NUL (found by fuzz_udiff) */
+	if (n) {
+		wg_buf_addf(out, "--- %s\n+++ %s\n", old_label, new_label);
+		wg_buf_add(out, hunks.buf, hunks.len);
+	}
 	wg_buf_release(&hunks);
 	return n;
 }

@@ -79,9 +79,11 @@ static int entry_done(struct walk *w, size_t *budget, unsigned depth,
 	if (w->keep == 'n') {
 		wg_buf_reset(&w->name);
 		if (w->hdr[156] == 'L') {
-			wg_buf_add(&w->name, w->body.buf,
-				   strnlen(w->body.buf, w->body.len));
-		} else {	/* PAX records: "N path=NAME\n" */
+			/* an empty one has no buffer (found by fuzz_tgz) */
+			if (w->body.len)
+				wg_buf_add(&w->name, w->body.buf,
+					   strnlen(w->body.buf, w->body.len));
+		} else if (w->body.len) {	/* PAX records: "N path=NAME\n" */
 			const char *p = w->body.buf, *e = p + w->body.len;
 
 			while (p < e) {

@@ -6,7 +6,8 @@
  *    line or a key path (the diagnostic's field), but for "the profile
  *    is empty";
  *  - an accepted one satisfies what profile.h promises: at least one
- *    build, each with a catalog release, arch amd64 or arm64, a DNS-label
+ *    build, each with a catalog release (or a build number the catalogue
+ *    does not know, named by that number), arch amd64 or arm64, a DNS-label
  *    handler and a DNS-subdomain RuntimeClass name, the default among
  *    them; a taint with a key and a known effect; compiled patterns;
  *    fan-out targets among the builds; a known network mode; registered
@@ -90,8 +91,16 @@ static void check_profile(const struct wg_profile *p)
 
 		FZ_CHECK(b->release && b->release->name, "build %zu: no "
 			 "release", i);
-		FZ_CHECK(wg_release_find(b->release->name) == b->release,
-			 "build %zu: release not from the catalog", i);
+		/* a catalogue release, or a build number it does not know,
+		 * kept under that number (docs/profile.md) */
+		FZ_CHECK(wg_release_find(b->release->name) == b->release
+			 || (b->release->build
+			     && wg_release_find(b->release->build) == NULL
+			     && strcmp(b->release->name, b->release->build)
+				== 0
+			     && strncmp(b->release->build, "10.0.", 5) == 0),
+			 "build %zu: release '%s' neither the catalogue's nor "
+			 "an unknown build number", i, b->release->name);
 		FZ_CHECK(one_of(b->arch, archs), "build %zu: arch '%s'", i,
 			 b->arch ? b->arch : "(null)");
 		FZ_CHECK(b->handler && wg_is_dns_label(b->handler),

@@ -7,8 +7,8 @@
 # ../shared/corpus/real; tests/fuzz/corpus-local as work folder (ignored
 # by git), where each target keeps seeds-T/, the corpus it grows
 # (corpus-T/), artifacts-T/ (inputs that broke an invariant) and T.log.
-# TARGET: roundtrip, profile, build, migrate, review (default: every one
-# built).
+# TARGET: roundtrip, profile, build, migrate, review, tgz, krm, init,
+# udiff (default: every one built).
 # Exit status 0 when no target found anything, 1 otherwise.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 if [ ${#targets[@]} -eq 0 ]; then
-	for t in roundtrip profile build migrate review; do
+	for t in roundtrip profile build migrate review tgz krm init udiff; do
 		[ -x "$build/tests/fuzz/fuzz_$t" ] && targets+=("$t")
 	done
 fi
@@ -41,10 +41,13 @@ for t in "${targets[@]}"; do
 	rm -rf "$work/seeds-$t"
 	bash "$here/seeds.sh" "$t" "$work/seeds-$t" "$corpus" >/dev/null
 	log=$work/$t.log
+	# YAML words help every target but the one that reads gzip
+	dict=-dict="$here/yaml.dict"
+	[ "$t" = tgz ] && dict=-use_value_profile=1
 	# One process (-jobs=1 would fork a worker and still use one core);
 	# a unit slower than 10 s or an RSS over 2 GiB is a finding.
 	"$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-		-max_len=16384 -dict="$here/yaml.dict" -print_final_stats=1 \
+		-max_len=16384 "$dict" -print_final_stats=1 \
 		-artifact_prefix="$work/artifacts-$t/" \
 		"$work/corpus-$t" "$work/seeds-$t" >"$log" 2>&1
 	rc=$?

@@ -6,7 +6,9 @@
 # golden input up to 16 KiB (whole small files too, to keep multi-document
 # streams) and the audit's inputs (tests/fuzz/audit/*.yaml); profile: every
 # profile in the repository's golden cases and examples, the built-in
-# default and the audit's profiles (tests/fuzz/audit/profile-*.yaml).
+# default and the audit's profiles (tests/fuzz/audit/profile-*.yaml); tgz:
+# the test charts packed; krm: fn's golden ResourceLists; init: the test
+# node lists; udiff: golden inputs and outputs, NUL between them.
 set -eu
 target=$1 out=$2 corpus=$3
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -70,6 +72,46 @@ profile)
 		 "$src"/tests/fuzz/audit/profile-*.yaml; do
 		[ -f "$f" ] && add "$f"
 	done
+	;;
+tgz)
+	# the test charts packed as helm packs them, and packed charts
+	# holding one (a charts/X.tgz inside)
+	tmp=$(mktemp -d)
+	for d in "$src"/tests/data/helm/charts/*/; do
+		[ -f "$d/Chart.yaml" ] || continue
+		n=$(basename "$d")
+		tar -C "$d/.." -czf "$tmp/$n.tgz" "$n" 2>/dev/null && add "$tmp/$n.tgz"
+	done
+	for t in "$tmp"/*.tgz; do
+		[ -f "$t" ] || continue
+		rm -rf "$tmp/o" && mkdir -p "$tmp/o/outer/charts"
+		printf 'apiVersion: v2\nname: outer\nversion: 0.1.0\n' >"$tmp/o/outer/Chart.yaml"
+		cp "$t" "$tmp/o/outer/charts/"
+		tar -C "$tmp/o" -czf "$tmp/outer.tgz" outer && add "$tmp/outer.tgz"
+		break
+	done
+	rm -rf "$tmp"
+	;;
+krm)
+	# fn's golden ResourceLists and kpt's test packages' lists
+	for f in "$src"/tests/golden/*/stdin.yaml "$src"/tests/data/kpt/*/*.yaml; do
+		[ -f "$f" ] && grep -q 'kind: ResourceList' "$f" && add "$f"
+	done
+	;;
+init)
+	for f in "$src"/tests/data/nodes/*; do
+		[ -f "$f" ] && add "$f"
+	done
+	;;
+udiff)
+	# each golden case's input and output, NUL between them
+	tmp=$(mktemp)
+	for d in "$src"/tests/golden/*/; do
+		[ -f "$d/input.yaml" ] && [ -f "$d/expected.yaml" ] || continue
+		{ cat "$d/input.yaml"; printf '\0'; cat "$d/expected.yaml"; } >"$tmp"
+		add "$tmp"
+	done
+	rm -f "$tmp"
 	;;
 *)
 	echo "seeds.sh: unknown target '$target'" >&2
