@@ -321,7 +321,7 @@ static void check_builds(struct run *r)
 		/* The embedded default lists every supported build as a
 		 * route and generates the RuntimeClasses of those the stream
 		 * uses: only those need nodes. */
-		if (p->path && strcmp(p->path, "<default>") == 0
+		if (wg_profile_is_embedded(p)
 		    && !find_rc(r->pl->list, b->runtime_class)
 		    && !find_rc(r->pl->classes, b->runtime_class))
 			continue;

@@ -136,7 +136,7 @@ static void compute(struct wg_ctx *ctx, struct wg_resources *list,
 				   sel->targets_why, label);
 		if (!fan_out)	/* fan-out checks each copy's images */
 			wg_sel_check_images(ctx, list, res, sel);
-		if (wg_sel_embedded(p))
+		if (wg_profile_is_embedded(p))
 			wg_sel_legacy_route(ctx, res, sel,
 					    bann ? bann : plural.node,
 					    bann ? single.field

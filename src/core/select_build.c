@@ -90,11 +90,6 @@ static const struct wg_build *pick(const struct wg_selection *sel,
 	return NULL;
 }
 
-bool wg_sel_embedded(const struct wg_profile *p)
-{
-	return p->path && strcmp(p->path, "<default>") == 0;
-}
-
 void wg_sel_choose_build(struct wg_arena *arena, const struct wg_profile *p,
 			 struct wg_selection *sel)
 {
@@ -124,7 +119,7 @@ void wg_sel_choose_build(struct wg_arena *arena, const struct wg_profile *p,
 	if (!b || (by_spec && b == p->default_build))
 		return;
 	sel->build = b;
-	sel->build_why = wg_sel_embedded(p) && !by_spec
+	sel->build_why = wg_profile_is_embedded(p) && !by_spec
 		? "the build its images name: the embedded default profile "
 		  "routes by image"
 		: "the build its pod spec names";

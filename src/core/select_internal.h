@@ -13,6 +13,10 @@
  * src/core/).  The rule and the public contract are in select.h; each
  * function here is one part of it, named after the file that holds it.
  * Everything returned is in the list's arena unless said otherwise.
+ *
+ * Their calls go one way: select_prepare.c runs select_unknown.c and
+ * select.c (the decision); both ask the parts; of the parts, build asks
+ * node_agent, and build, node_agent and images ask pod, which asks list.
  */
 
 /* ---- select_list.c: per-list state -------------------------------------- */
@@ -137,9 +141,6 @@ void wg_sel_single_build(struct wg_ctx *ctx, struct wg_resource *res,
 			 const struct wg_sel_ann *plural);
 
 /* ---- select_build.c ----------------------------------------------------- */
-
-/* Whether p is the embedded default profile. */
-bool wg_sel_embedded(const struct wg_profile *p);
 
 /* The targets of a Windows workload (annotation, else its entry, else the
  * node-agent rule). */

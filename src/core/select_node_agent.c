@@ -194,7 +194,7 @@ void wg_sel_node_agent_targets(struct wg_ctx *ctx, struct wg_arena *arena,
 	      || (sel->pod.kind && sel->pod.kind->node_agent))
 	    || names_one_build(arena, p, sel))
 		return;
-	if (wg_sel_embedded(p)) {
+	if (wg_profile_is_embedded(p)) {
 		default_agent(arena, p, sel);
 		return;
 	}

@@ -1,12 +1,18 @@
 /*
- * What a loaded profile answers about its builds: which build a name
- * means, and the toleration of the Windows nodes' taint.
+ * What a loaded profile answers about itself: whether it is the embedded
+ * default, which build a name means, the toleration of the Windows nodes'
+ * taint.
  */
 #include <string.h>
 
 #include "wingen/k8s/catalog.h"
 #include "wingen/profile/profile.h"
 #include "wingen/yaml/node.h"
+
+bool wg_profile_is_embedded(const struct wg_profile *p)
+{
+	return p->path && strcmp(p->path, WG_PROFILE_EMBEDDED_PATH) == 0;
+}
 
 const struct wg_build *wg_profile_find_build(const struct wg_profile *p,
 					     const char *name)

@@ -452,7 +452,7 @@ static bool check_build(struct wg_profile_loader *L, size_t i,
 	b->release = by_name ? by_name : by_number;
 	if (ok && !wg_release_find(b->release->build))
 		;	/* not in the catalogue: warned above */
-	else if (L->p->path && strcmp(L->p->path, "<default>") == 0)
+	else if (wg_profile_is_embedded(L->p))
 		;	/* the embedded default's legacy ltsc2019 is a route,
 			   warned per workload routed to it (core/select.c) */
 	else if (ok && b->release->end_of_life)
@@ -788,7 +788,7 @@ static struct raw_profile *default_raw(struct wg_ctx *ctx)
 	struct raw_profile *raw = NULL;
 
 	if (t)
-		wg_profile_cyaml_load(ctx, "<default>", t->data, t->len, NULL,
+		wg_profile_cyaml_load(ctx, WG_PROFILE_EMBEDDED_PATH, t->data, t->len, NULL,
 				      &raw);
 	return raw;
 }

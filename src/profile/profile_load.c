@@ -173,9 +173,10 @@ int wg_profile_load_default(struct wg_ctx *ctx,
 	const struct wg_template *t = wg_template_find(WG_PROFILE_DEFAULT);
 
 	if (!t)
-		return wg_report_at(ctx, WG_SEV_ERROR, "<default>", 0, 0,
+		return wg_report_at(ctx, WG_SEV_ERROR, WG_PROFILE_EMBEDDED_PATH,
+				    0, 0,
 				    "the default profile is not embedded");
-	return load(ctx, "<default>", t->data, t->len, opts, out);
+	return load(ctx, WG_PROFILE_EMBEDDED_PATH, t->data, t->len, opts, out);
 }
 
 

@@ -25,11 +25,6 @@ struct entry {
 	const char *arg;			/* the OLD=NEW, or NULL */
 };
 
-static bool embedded(const struct wg_profile *p)
-{
-	return p->path && strcmp(p->path, "<default>") == 0;
-}
-
 /* Reports at the profile's node, or against --retarget for an argument. */
 static void bad(struct wg_profile_loader *L, const struct entry *e,
 		const struct wg_node *at, const char *fmt, ...)
@@ -107,7 +102,7 @@ static bool check_entry(struct wg_profile_loader *L, const struct entry *e,
 		bad(L, e, e->value, "retargets %s to itself", from->name);
 		return false;
 	}
-	for (size_t i = 0; !embedded(p) && i < p->nbuilds; i++) {
+	for (size_t i = 0; !wg_profile_is_embedded(p) && i < p->nbuilds; i++) {
 		if (p->builds[i].release != from)
 			continue;
 		bad(L, e, e->key, "release '%s' is still one of windows.builds "
@@ -275,7 +270,7 @@ void wg_profile_check_retarget(struct wg_profile_loader *L)
 	}
 	p->retarget = all;
 	p->nretarget = n;
-	if (embedded(p) && n)
+	if (wg_profile_is_embedded(p) && n)
 		drop_retired(p, all, n);
 }
 

@@ -485,7 +485,7 @@ static int load_profile(struct wg_server *s, struct wg_ctx *ctx, bool force,
 	} else if (!unchanged) {
 		wg_metrics_reload(&s->m, WG_ASSET_PROFILE, true);
 		say(s, WG_LOG_INFO, "profile loaded", "trigger", why,
-		    "profile", s->c.profile ? s->c.profile : "<default>",
+		    "profile", s->c.profile ? s->c.profile : WG_PROFILE_EMBEDDED_PATH,
 		    NULL);
 	}
 	return rc;

@@ -65,8 +65,11 @@ struct wg_image_rule {
 	struct wg_pos pos;
 };
 
+/* The path of the embedded default profile, in messages. */
+#define WG_PROFILE_EMBEDDED_PATH "<default>"
+
 struct wg_profile {
-	const char *path;	/* the file, or "<default>" for the embedded */
+	const char *path;	/* the file, or WG_PROFILE_EMBEDDED_PATH */
 	const char *dir;	/* its folder: base of resources and templates */
 	const char *name;	/* metadata.name */
 
@@ -220,6 +223,10 @@ int wg_profile_load_data(struct wg_ctx *ctx, const char *name,
 			 const char *data, size_t len,
 			 const struct wg_profile_opts *opts,
 			 struct wg_profile *out);
+
+/* Whether p is the embedded default profile (its entries a catalogue of
+ * Windows images and its builds routes, not choices a user wrote). */
+bool wg_profile_is_embedded(const struct wg_profile *p);
 
 /* The build with this release name / alias / number, or NULL.  A
  * RuntimeClass name of a build is accepted too (for two builds of one
