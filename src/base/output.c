@@ -23,23 +23,6 @@
 #include "wingen/base/alloc.h"
 #include "wingen/base/cleanup.h"
 
-int wg_write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-
-	while (len) {
-		ssize_t n = write(fd, p, len > (1u << 30) ? (1u << 30) : len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int write_fd(struct wg_ctx *ctx, int fd, const char *name,
 		    const void *data, size_t len)
 {

@@ -54,7 +54,8 @@ void wg_out_abort(struct wg_out *out);
 int wg_output_write(struct wg_ctx *ctx, const char *path, const void *data,
 		    size_t len);
 
-/* Writes all of data to fd, retrying short writes and EINTR. 0, -1 (errno). */
+/* Writes all of data to fd, retrying short writes and EINTR. 0, -1 (errno).
+ * (write_all.c) */
 int wg_write_all(int fd, const void *data, size_t len);
 
 /*
