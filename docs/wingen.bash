@@ -32,7 +32,7 @@ _wingen_retarget()
 	compopt -o nospace 2>/dev/null
 }
 
-_wingen_commands="build builds check fn fmt init migrate runtimeclasses completion schema serve version help"
+_wingen_commands="build post-render builds check fn fmt init migrate runtimeclasses completion schema serve version help"
 _wingen_releases="ltsc2016 1607 2016 1709 1803 ltsc2019 1809 2019 1903 1909 2004 20H2 ltsc2022 2022 21H2 23H2 ltsc2025 2025 24H2"
 
 _wingen()
@@ -91,6 +91,21 @@ _wingen()
 		_wingen_words "rootonly none"
 		return ;;
 	"build --retarget")
+		_wingen_retarget
+		return ;;
+	"post-render -j"|"post-render --jobs")
+		COMPREPLY=()
+		return ;;
+	"post-render --nodes")
+		_wingen_files -f
+		return ;;
+	"post-render --templates")
+		_wingen_files -d
+		return ;;
+	"post-render --load-restrictor")
+		_wingen_words "rootonly none"
+		return ;;
+	"post-render --retarget")
 		_wingen_retarget
 		return ;;
 	"builds -o"|"builds --output")
@@ -252,6 +267,7 @@ _wingen()
 	if [[ $cur == -* ]]; then
 		case $cmd in
 		build) _wingen_words "-f --filename -R --recursive -k --kustomize -o --output --output-file --explain --diff --check --strict --print-profile --no-runtimeclasses --only-runtimeclasses -j --jobs --nodes --templates --load-restrictor --retarget -h --help" ;;
+		post-render) _wingen_words "--explain --strict -j --jobs --nodes --templates --load-restrictor --retarget -h --help" ;;
 		builds) _wingen_words "-o --output --output-file --images -h --help" ;;
 		check) _wingen_words "-f --filename -R --recursive -k --kustomize -o --output --output-file --strict --nodes --templates --load-restrictor --retarget -h --help" ;;
 		fn) _wingen_words "-h --help" ;;
@@ -271,6 +287,9 @@ _wingen()
 	# A positional argument.
 	case $cmd in
 	build)
+		_wingen_files -f
+		;;
+	post-render)
 		_wingen_files -f
 		;;
 	check)

@@ -204,6 +204,8 @@ struct wg_session {
 	struct wg_inputs inputs;
 	struct wg_resources list;
 	unsigned jobs;		/* threads a large input is read on */
+	bool allow_empty;	/* no object read is no error (a Helm release
+				   of hooks alone, post-rendered) */
 };
 
 void wg_session_init(struct wg_session *s);
@@ -277,6 +279,7 @@ int wg_cli_fn_implicit(void);
 
 /* Command entry points. */
 int wg_cmd_build(int argc, char **argv);
+int wg_cmd_post_render(int argc, char **argv);
 int wg_cmd_check(int argc, char **argv);
 int wg_cmd_fn(int argc, char **argv);
 int wg_cmd_builds(int argc, char **argv);

@@ -1,6 +1,13 @@
 /*
  * wingen build: the pipeline.  Reads the profile and the manifests, runs
  * the generators and transforms, writes the result or nothing at all.
+ *
+ * wingen post-render: the same for Helm's post-renderer, which transforms
+ * what Helm gives it and never more: the release on stdin and nothing
+ * else (build reads the profile's resources: too, and with examples/
+ * single-build/profile.yaml a release gained five objects), no
+ * RuntimeClass (cluster-scoped: install them once, runtimeclasses), and
+ * a release with no object (hooks alone, in Helm 3) given back empty.
  */
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +30,7 @@ struct build_opts {
 	bool check;		/* --check: exit 1 when anything changes */
 	bool no_rc;		/* --no-runtimeclasses: post-renderer mode */
 	bool only_rc;		/* --only-runtimeclasses: the bootstrap */
+	bool post_render;	/* wingen post-render: stdin alone */
 	unsigned jobs;		/* threads reading and writing (--jobs) */
 	struct wg_profile_opts popts;
 	struct wg_pathlist retarget;	/* --retarget OLD=NEW */
@@ -71,6 +79,49 @@ static int parse(int argc, char **argv, struct build_opts *o)
 	return rc;
 }
 
+/* wingen post-render's arguments: a PROFILE file, the options of the
+ * chain; the release comes on stdin and nothing else. */
+static int parse_post_render(int argc, char **argv, struct build_opts *o)
+{
+	const struct wg_opt opts[] = {
+		WG_OPTS_FILENAME(&o->paths),
+		{ "explain", 0, WG_OPT_FLAG, &o->explain, NULL },
+		{ "strict", 0, WG_OPT_FLAG, &o->strict, NULL },
+		{ "jobs", 'j', WG_OPT_JOBS, &o->jobs, NULL },
+		{ "nodes", 0, WG_OPT_PATHS, &o->nodes.paths, NULL },
+		WG_OPTS_PROFILE(&o->popts),
+		WG_OPT_RETARGET(&o->retarget),
+		WG_OPT_END,
+	};
+	const char *cmd = "post-render";
+	int rc;
+
+	o->jobs = wg_cli_default_jobs();
+	o->post_render = o->no_rc = true;
+	o->format = WG_FORMAT_YAML;
+	rc = wg_parse_options(cmd, argc, argv, opts, &o->args);
+	WG_RETARGET_SET(&o->popts, &o->retarget);
+	if (rc)
+		return rc;
+	if (o->args.len > 1)
+		return wg_usage_error(cmd, "unexpected argument '%s'",
+				      o->args.items[1]);
+	if (o->paths.len)
+		return wg_usage_error(cmd, "a post-renderer reads the release "
+				      "on stdin and nothing else; to read "
+				      "files, use wingen build PROFILE -f "
+				      "PATH");
+	if (o->args.len)
+		o->profile = o->args.items[0];
+	if ((o->profile && strcmp(o->profile, "-") == 0)
+	    || wg_cli_reads_stdin(&o->nodes.paths))
+		return wg_usage_error(cmd, "stdin holds the release; give the "
+				      "%s as a file",
+				      o->profile && strcmp(o->profile, "-")
+				      == 0 ? "PROFILE" : "nodes");
+	return 0;
+}
+
 /* The part of the chain asked for. */
 static enum wg_rc_mode rc_mode(const struct build_opts *o)
 {
@@ -99,62 +150,84 @@ static int show_diff(struct wg_ctx *ctx, const struct build_opts *o,
 	return rc;
 }
 
-int wg_cmd_build(int argc, char **argv)
+/* build or post-render, o parsed (rc: what parsing returned). */
+static int run(struct build_opts *o, int rc)
 {
-	struct build_opts o = { 0 };
 	struct wg_session ss;
 	struct wg_ctx *ctx = &ss.ctx;
-	int rc;
 
-	wg_cli_nodes_init(&o.nodes);
-	rc = parse(argc, argv, &o);
 	wg_session_init(&ss);
 	if (rc) {
 		if (rc < 0)
-			rc = wg_print_help("build");
+			rc = wg_print_help(o->post_render ? "post-render"
+					   : "build");
 		goto out;
 	}
-	ctx->strict = o.strict;
-	ctx->skip_changes = !o.explain;	/* --diff/--check compare trees */
+	ctx->strict = o->strict;
+	ctx->skip_changes = !o->explain;	/* --diff/--check compare trees */
 	ss.list.share_keys = true;	/* memory over positions of keys */
-	ss.jobs = o.jobs;
-	if (wg_session_load(&ss, o.profile, &o.popts, &o.paths) == 0
-	    && o.print_profile) {
-		rc = wg_cli_print_profile(ctx, &ss.profile, o.output);
+	ss.jobs = o->jobs;
+	if (wg_session_load(&ss, o->profile, &o->popts, &o->paths) == 0
+	    && o->print_profile) {
+		rc = wg_cli_print_profile(ctx, &ss.profile, o->output);
 		goto out;
+	}
+	if (o->post_render) {
+		/* the release alone: never the profile's resources: */
+		wg_pathlist_release(&ss.paths);
+		wg_pathlist_add(&ss.paths, "-");
+		ss.allow_empty = true;
 	}
 	/* --only-runtimeclasses reads nothing: the RuntimeClasses come
 	 * from the profile alone, and stdin is free for the nodes. */
-	if (!wg_ctx_failed(ctx) && !o.only_rc
-	    && (rc = wg_cli_nodes_stdin_clash("build", &o.nodes, &ss.paths)))
+	if (!wg_ctx_failed(ctx) && !o->only_rc
+	    && (rc = wg_cli_nodes_stdin_clash(o->post_render ? "post-render"
+					      : "build", &o->nodes,
+					      &ss.paths)))
 		goto out;
 	if (!wg_ctx_failed(ctx)) {
-		bool nodes_ok = wg_cli_nodes_read(ctx, &o.nodes) == 0;
+		bool nodes_ok = wg_cli_nodes_read(ctx, &o->nodes) == 0;
 
-		if ((o.only_rc || wg_session_read(&ss) == 0) && nodes_ok) {
-			if (o.diff || o.check)
+		if ((o->only_rc || wg_session_read(&ss) == 0) && nodes_ok) {
+			if (o->diff || o->check)
 				wg_cli_snapshot(&ss.list);
 			wg_cli_run_chain_mode(ctx, &ss.profile, &ss.list,
-					      rc_mode(&o));
-			wg_cli_nodes_check(ctx, &o.nodes, &ss.profile,
-					   &ss.list, o.no_rc);
+					      rc_mode(o));
+			wg_cli_nodes_check(ctx, &o->nodes, &ss.profile,
+					   &ss.list, o->no_rc);
 		}
 	}
-	if (o.explain)
+	if (o->explain)
 		wg_cli_explain(stderr, &ctx->log);
-	rc = wg_cli_report(ctx, o.explain);
-	if (rc != WG_EXIT_OK && (o.diff || o.check))
+	rc = wg_cli_report(ctx, o->explain);
+	if (rc != WG_EXIT_OK && (o->diff || o->check))
 		rc = WG_EXIT_TROUBLE;	/* no answer: not "changes" */
-	else if (rc == WG_EXIT_OK && (o.diff || o.check))
-		rc = show_diff(ctx, &o, &ss.list);
+	else if (rc == WG_EXIT_OK && (o->diff || o->check))
+		rc = show_diff(ctx, o, &ss.list);
 	else if (rc == WG_EXIT_OK)
-		rc = wg_cli_emit(ctx, o.output, &ss.list, o.format,
-				 o.jobs);
+		rc = wg_cli_emit(ctx, o->output, &ss.list, o->format,
+				 o->jobs);
 out:
 	wg_session_release(&ss);
-	wg_cli_nodes_release(&o.nodes);
-	wg_pathlist_release(&o.paths);
-	wg_pathlist_release(&o.retarget);
-	wg_pathlist_release(&o.args);
+	wg_cli_nodes_release(&o->nodes);
+	wg_pathlist_release(&o->paths);
+	wg_pathlist_release(&o->retarget);
+	wg_pathlist_release(&o->args);
 	return rc;
+}
+
+int wg_cmd_build(int argc, char **argv)
+{
+	struct build_opts o = { 0 };
+
+	wg_cli_nodes_init(&o.nodes);
+	return run(&o, parse(argc, argv, &o));
+}
+
+int wg_cmd_post_render(int argc, char **argv)
+{
+	struct build_opts o = { 0 };
+
+	wg_cli_nodes_init(&o.nodes);
+	return run(&o, parse_post_render(argc, argv, &o));
 }

@@ -75,7 +75,7 @@ int wg_session_read(struct wg_session *s)
 	int rc = wg_cli_read(&s->ctx, &s->paths, &s->inputs, &s->list,
 			     s->jobs);
 
-	if (rc == 0 && !s->list.len) {
+	if (rc == 0 && !s->list.len && !s->allow_empty) {
 		refuse_empty(s);
 		rc = -1;
 	}
