@@ -93,6 +93,12 @@ _wingen()
 	"build --retarget")
 		_wingen_retarget
 		return ;;
+	"post-render -o"|"post-render --output")
+		_wingen_words "yaml json"
+		return ;;
+	"post-render --output-file")
+		_wingen_files -f
+		return ;;
 	"post-render -j"|"post-render --jobs")
 		COMPREPLY=()
 		return ;;
@@ -267,7 +273,7 @@ _wingen()
 	if [[ $cur == -* ]]; then
 		case $cmd in
 		build) _wingen_words "-f --filename -R --recursive -k --kustomize -o --output --output-file --explain --diff --check --strict --print-profile --no-runtimeclasses --only-runtimeclasses -j --jobs --nodes --templates --load-restrictor --retarget -h --help" ;;
-		post-render) _wingen_words "--explain --strict -j --jobs --nodes --templates --load-restrictor --retarget -h --help" ;;
+		post-render) _wingen_words "-o --output --output-file --explain --strict -j --jobs --nodes --templates --load-restrictor --retarget -h --help" ;;
 		builds) _wingen_words "-o --output --output-file --images -h --help" ;;
 		check) _wingen_words "-f --filename -R --recursive -k --kustomize -o --output --output-file --strict --nodes --templates --load-restrictor --retarget -h --help" ;;
 		fn) _wingen_words "-h --help" ;;

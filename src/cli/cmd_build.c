@@ -83,8 +83,11 @@ static int parse(int argc, char **argv, struct build_opts *o)
  * chain; the release comes on stdin and nothing else. */
 static int parse_post_render(int argc, char **argv, struct build_opts *o)
 {
+	static const char *const formats[] = { "yaml", "json", NULL };
+	int format = WG_FORMAT_YAML;
 	const struct wg_opt opts[] = {
 		WG_OPTS_FILENAME(&o->paths),
+		WG_OPTS_OUTPUT(&format, formats, &o->output),
 		{ "explain", 0, WG_OPT_FLAG, &o->explain, NULL },
 		{ "strict", 0, WG_OPT_FLAG, &o->strict, NULL },
 		{ "jobs", 'j', WG_OPT_JOBS, &o->jobs, NULL },
@@ -98,9 +101,9 @@ static int parse_post_render(int argc, char **argv, struct build_opts *o)
 
 	o->jobs = wg_cli_default_jobs();
 	o->post_render = o->no_rc = true;
-	o->format = WG_FORMAT_YAML;
 	rc = wg_parse_options(cmd, argc, argv, opts, &o->args);
 	WG_RETARGET_SET(&o->popts, &o->retarget);
+	o->format = (enum wg_format)format;
 	if (rc)
 		return rc;
 	if (o->args.len > 1)

@@ -400,8 +400,8 @@ static void images_roots(struct run *r)
 				     0, 0, "images: changes the images of what "
 				     "it builds, and migrate judged the files "
 				     "as written; check the render: kubectl "
-				     "kustomize %s | wingen check PROFILE -f -",
-				     m->root);
+				     "kustomize %s | wingen build PROFILE -f - "
+				     "--check", m->root);
 	}
 }
 
@@ -522,8 +522,8 @@ static void kust_hint(const struct run *r)
 {
 	fprintf(stderr, "migrate: %zu kustomize patch or configuration "
 		"file%s left as %s; check each overlay's result: kubectl "
-		"kustomize DIR | wingen check PROFILE -f -\n", r->kust_skipped,
-		r->kust_skipped == 1 ? "" : "s",
+		"kustomize DIR | wingen build PROFILE -f - --check\n",
+		r->kust_skipped, r->kust_skipped == 1 ? "" : "s",
 		r->kust_skipped == 1 ? "it is" : "they are");
 }
 

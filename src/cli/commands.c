@@ -86,8 +86,9 @@ const struct wg_command wg_commands[] = {
 	},
 	{
 		"post-render", wg_cmd_post_render,
-		"post-render [PROFILE] [--strict] [--explain] [-j N] [--nodes "
-		"NODES] [--retarget OLD=NEW]...",
+		"post-render [PROFILE] [-o yaml|json] [--output-file FILE] "
+		"[--strict] [--explain] [-j N] [--nodes NODES] "
+		"[--retarget OLD=NEW]...",
 		"Be Helm's post-renderer: transform the release on stdin, add "
 		"nothing.",
 		"Reads the manifests Helm rendered on stdin, runs the profile's\n"
@@ -105,6 +106,8 @@ const struct wg_command wg_commands[] = {
 		"       --post-renderer-args post-render --post-renderer-args P\n"
 		"(Helm 3; Helm 4 takes a plugin: examples/helm/wingen).\n\n"
 		"options:\n"
+		"  -o, --output FORMAT      yaml (default) or json (one object a line)\n"
+		"      --output-file FILE   write to FILE atomically (default: stdout)\n"
 		"      --strict             treat warnings as errors\n"
 		"      --explain            print every change and why on stderr\n"
 		"  -j, --jobs N             threads for a large release\n"

@@ -146,7 +146,7 @@ for want in \
 	"skipped repo/overlays/prod/replicas.yaml: a kustomize patch (patchesStrategicMerge of repo/overlays/prod/kustomization.yaml)" \
 	"skipped repo/overlays/prod/labels.yaml: kustomize configuration (transformers of repo/overlays/prod/kustomization.yaml)" \
 	"skipped repo/overlays/stage/cpu.yaml: a kustomize patch (patches of repo/overlays/stage/Kustomization)" \
-	"migrate: 6 kustomize patch or configuration files left as they are; check each overlay's result: kubectl kustomize DIR | wingen check PROFILE -f -"; do
+	"migrate: 6 kustomize patch or configuration files left as they are; check each overlay's result: kubectl kustomize DIR | wingen build PROFILE -f - --check"; do
 	grep -qF "$want" err || no "stderr lacks '$want': $(cat err)"
 done
 # the JSON 6902 patch holds no object: skipped as a kustomize patch all
