@@ -279,7 +279,7 @@ _wingen()
 		fn) _wingen_words "-h --help" ;;
 		fmt) _wingen_words "-f --filename -R --recursive -k --kustomize -o --output --output-file -j --jobs -h --help" ;;
 		init) _wingen_words "-f --filename -o --output --output-file -h --help" ;;
-		migrate) _wingen_words "--in-place --diff --reformat-fallback --runtimeclass-file --strict -j --jobs --values-out --helm --helm-arg -f --values -R --recursive -k --kustomize --set --set-string --templates --load-restrictor --retarget -h --help" ;;
+		migrate) _wingen_words "--in-place --diff --check --reformat-fallback --runtimeclass-file --strict -j --jobs --values-out --helm --helm-arg -f --values -R --recursive -k --kustomize --set --set-string --templates --load-restrictor --retarget -h --help" ;;
 		runtimeclasses) _wingen_words "-o --output --output-file --templates --load-restrictor -h --help" ;;
 		completion) _wingen_words "--output-file -h --help" ;;
 		schema) _wingen_words "-o --output --output-file -h --help" ;;

@@ -41,6 +41,7 @@ struct migrate_opts {
 	struct wg_pathlist retarget;	/* --retarget OLD=NEW */
 	struct wg_migrate_opts mopts;
 	bool in_place, diff, strict;
+	bool check;		/* --check: --diff printing no diff */
 	unsigned jobs;		/* threads loading the files (--jobs) */
 	const char *values_out, *helm;	/* charts: docs/helm.md */
 	struct wg_pathlist helm_args;
@@ -52,6 +53,7 @@ static int parse(int argc, char **argv, struct migrate_opts *o)
 	const struct wg_opt opts[] = {
 		{ "in-place", 0, WG_OPT_FLAG, &o->in_place, NULL },
 		{ "diff", 0, WG_OPT_FLAG, &o->diff, NULL },
+		{ "check", 0, WG_OPT_FLAG, &o->check, NULL },
 		{ "reformat-fallback", 0, WG_OPT_FLAG,
 		  &o->mopts.reformat_fallback, NULL },
 		{ "runtimeclass-file", 0, WG_OPT_STRING, &o->rc_file, NULL },
@@ -77,9 +79,13 @@ static int parse(int argc, char **argv, struct migrate_opts *o)
 	WG_RETARGET_SET(&o->popts, &o->retarget);
 	if (rc)
 		return rc;
-	if (o->in_place + o->diff + (o->values_out != NULL) != 1)
+	if (o->in_place + o->diff + o->check + (o->values_out != NULL) != 1)
 		return wg_usage_error("migrate", "give exactly one of "
-				      "--in-place, --diff and --values-out");
+				      "--in-place, --diff, --check and "
+				      "--values-out");
+	/* --check is --diff that prints no diff: the same run, the same
+	 * "would" lines, the same exit status */
+	o->diff = o->diff || o->check;
 	/* "-" first is the PROFILE, read from stdin; a PATH is a file */
 	for (size_t i = 1; i < o->args.len; i++)
 		if (strcmp(o->args.items[i], "-") == 0)
@@ -220,6 +226,7 @@ struct run {
 	size_t kust_skipped;	/* files skipped as kustomize patches or
 				   configuration */
 	bool progress;
+	size_t nchanged;	/* --diff, --check: files that would change */
 };
 
 static void skip(struct run *r, const char *path, const char *why, bool own)
@@ -413,34 +420,40 @@ static void runtimeclasses(struct run *r)
 					 r->rc_target, &r->targets);
 }
 
-static int write_diff(struct run *r)
+/* --diff: the diff on stdout; --check: nothing.  Either way *nchanged is
+ * the number of files that would change (RuntimeClass files and
+ * kustomizations among them). */
+static int write_diff(struct run *r, size_t *nchanged)
 {
 	struct wg_buf out = WG_BUF_INIT;
-	int rc;
+	int rc = WG_EXIT_OK;
+	size_t n = 0;
 
 	for (size_t i = 0; i < r->ntargets; i++) {
 		const struct wg_rc_target *t = &r->targets[i];
 
-		if (wg_rc_target_changes(t))
+		if (wg_rc_target_changes(t) && ++n)
 			wg_udiff(&out, wg_cli_diff_name(t->path), t->old_text,
 				 t->old_len, t->text.buf, t->text.len, 3);
-		if (t->kust_changes)
+		if (t->kust_changes && ++n)
 			wg_udiff(&out, wg_cli_diff_name(t->kustomization),
 				 t->kust_old, t->kust_old_len, t->kust_text.buf,
 				 t->kust_text.len, 3);
 	}
 	for (size_t i = 0; i < r->nmf; i++)
-		if (r->mf[i].emptied)	/* the file goes: git's deletion */
+		if (r->mf[i].emptied && ++n)	/* the file goes: git's deletion */
 			wg_udiff(&out, wg_cli_diff_name(r->files.items[i]),
 				 r->mf[i].in.data, r->mf[i].in.len, NULL, 0,
 				 3);
-		else if (r->mf[i].changed)
+		else if (r->mf[i].changed && ++n)
 			wg_udiff_in(&out, wg_cli_diff_name(r->files.items[i]),
 				    r->mf[i].in.data, r->mf[i].in.len,
 				    r->mf[i].out.buf, r->mf[i].out.len,
 				    r->mf[i].regions, r->mf[i].nregions, 3);
-	rc = wg_cli_write(&r->ctx, NULL, &out);
+	if (!r->o->check)
+		rc = wg_cli_write(&r->ctx, NULL, &out);
 	wg_buf_release(&out);
+	*nchanged = n;
 	return rc;
 }
 
@@ -629,6 +642,9 @@ static void summary(struct run *r)
 	if (r->nskips)
 		fprintf(stderr, "; %zu skipped", r->nskips);
 	fputc('\n', stderr);
+	for (size_t i = 0; r->o->check && i < r->nmf; i++)
+		if (!r->mf[i].skip && (r->mf[i].changed || r->mf[i].emptied))
+			fprintf(stderr, "  %s\n", r->files.items[i]);
 	for (size_t i = 0; i < r->ntargets; i++)
 		target_summary(r, &r->targets[i]);
 	if (reformatted)
@@ -664,6 +680,7 @@ static int charts(struct run *r, const struct wg_pathlist *paths)
 	struct wg_pathlist args = { 0 };
 	struct wg_cli_chart_opts co = {
 		r->o->helm, &args, r->o->values_out, r->o->diff,
+		r->o->check, &r->nchanged,
 	};
 	const struct migrate_opts *o = r->o;
 	bool chart_opts = o->values_out || o->helm || o->helm_args.len
@@ -832,7 +849,7 @@ int wg_cmd_migrate(int argc, char **argv)
 		runtimeclasses(&r);	/* for the workloads of files migrated */
 	rc = wg_cli_report(&r.ctx, false);
 	if (rc == WG_EXIT_OK)
-		rc = o.diff ? write_diff(&r) : write_files(&r);
+		rc = o.diff ? write_diff(&r, &r.nchanged) : write_files(&r);
 	if (rc == WG_EXIT_OK)
 		summary(&r);
 	else if (r.nskips)
@@ -860,5 +877,11 @@ out:
 	wg_pathlist_release(&o.set);
 	wg_pathlist_release(&o.set_string);
 	wg_pathlist_release(&o.retarget);
+	/* as kubectl diff: 0 nothing would change, 1 something would, 2 no
+	 * answer (bad input, a conflict, I/O, usage) */
+	if (o.diff && rc != WG_EXIT_OK)
+		rc = WG_EXIT_TROUBLE;
+	else if (o.diff && r.nchanged)
+		rc = WG_EXIT_FAIL;
 	return rc;
 }

@@ -281,8 +281,8 @@ const struct wg_command wg_commands[] = {
 	},
 	{
 		"migrate", wg_cmd_migrate,
-		"migrate [PROFILE] PATH... (--in-place | --diff | --values-out "
-		"FILE) [--reformat-fallback] [--runtimeclass-file FILE] [-j N] "
+		"migrate [PROFILE] PATH... (--in-place | --diff | --check | "
+		"--values-out FILE) [--reformat-fallback] [--runtimeclass-file FILE] [-j N] "
 		"[-f VALUES]... [--set K=V]... [--set-string K=V]... "
 		"[--helm PATH] [--helm-arg ARG]... [--retarget OLD=NEW]...",
 		"Rewrite manifest files in place, keeping comments and layout.",
@@ -317,7 +317,11 @@ const struct wg_command wg_commands[] = {
 		"over several lines, an anchor or alias, a multi-line plain scalar)\n"
 		"is an error naming file:line, unless --reformat-fallback.  On any\n"
 		"error no file is changed, nothing is printed and the exit status\n"
-		"is 1.  A second run changes nothing.\n\n"
+		"is 1.  A second run changes nothing.  --diff and --check exit as\n"
+		"kubectl diff (and build --check): 0 nothing would change, 1 some\n"
+		"file would, 2 the run could not answer (bad input, a conflict,\n"
+		"I/O, usage); --check judges each stream as migrate does, the CI\n"
+		"gate for a repository of variants or kustomize roots.\n\n"
 		"A PATH that is a folder holding Chart.yaml is a Helm chart source\n"
 		"(docs/helm.md): it is rendered with the real helm template, the\n"
 		"chain runs on the render (no RuntimeClass: see runtimeclasses),\n"
@@ -335,6 +339,8 @@ const struct wg_command wg_commands[] = {
 		"options:\n"
 		"      --in-place           rewrite the files (atomically, all or none)\n"
 		"      --diff               print a unified diff, change nothing\n"
+		"      --check              change and print nothing; list the\n"
+		"                           files that would change on stderr\n"
 		"      --values-out FILE    a chart: write the values to FILE, an\n"
 		"                           overlay for helm -f, not into the chart\n"
 		"      --helm PATH          a chart: the helm to run (default:\n"

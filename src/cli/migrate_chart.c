@@ -149,12 +149,13 @@ int wg_cli_migrate_charts(struct wg_ctx *ctx, const struct wg_profile *p,
 				const struct wg_chart_write *w =
 					&res[i].writes[j];
 
-				if (differs(w))
+				if (differs(w) && ++*co->nchanged)
 					wg_udiff(&out, wg_cli_diff_name(w->path),
 						 w->old, w->old_len, w->text,
 						 w->len, 3);
 			}
-		rc = wg_cli_write(ctx, NULL, &out);
+		if (!co->check)
+			rc = wg_cli_write(ctx, NULL, &out);
 	} else if (rc == WG_EXIT_OK) {
 		struct wg_file_update *up = NULL;
 		size_t n = 0, cap = 0, before = ctx->log.ndiags;

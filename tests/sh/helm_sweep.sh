@@ -47,7 +47,8 @@ if [ "${1:-}" = --case ]; then
 	grep -E "^$name:[0-9]" err >render.pos \
 		&& echo "FAIL: $tag: a message at a line of the render: $(head -1 render.pos)"
 	if grep -q ': error: ' err; then
-		[ $rc = 1 ] || echo "FAIL: $tag: errors, but exit $rc"
+		# migrate --diff answers as kubectl diff: 2 is "could not answer"
+		[ $rc = 2 ] || echo "FAIL: $tag: errors, but exit $rc"
 		[ -s diff ] && echo "FAIL: $tag: errors, but a diff on stdout"
 		# every error at a template line of this chart, with a reason
 		bad=$(grep ': error: ' err | grep -Ev "^$name/([^:]*/)?templates/[^:]+:[1-9][0-9]*:[0-9]+: error: [A-Za-z]+/[^ ]+: [^ ]+.*[a-z].*$")
@@ -59,6 +60,11 @@ if [ "${1:-}" = --case ]; then
 	0 | 1) ;;
 	*) echo "FAIL: $tag: exit $rc with no error: $(head -3 err)"; exit 0 ;;
 	esac
+	# exit 1 exactly when there is a diff (kubectl diff)
+	if { [ $rc = 1 ] && [ ! -s diff ]; } || { [ $rc = 0 ] && [ -s diff ]; }; then
+		echo "FAIL: $tag: exit $rc does not say whether there is a diff"
+		exit 0
+	fi
 	if [ ! -s diff ]; then
 		grep -q 'needs no change' err \
 			|| echo "FAIL: $tag: no diff, no 'needs no change': $(head -3 err)"

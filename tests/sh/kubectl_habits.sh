@@ -7,7 +7,9 @@
 #    build PROFILE -f - (and for migrate: give the folder);
 #  - build --check and --diff answer as kubectl diff: 0 nothing would
 #    change, 1 something would, 2 or more the run could not answer (it
-#    was 1 for both "would change" and "broken input").
+#    was 1 for both "would change" and "broken input"); migrate --diff
+#    and migrate --check alike (migrate --diff exited 0 with a diff and 1
+#    on broken input; there was no migrate --check).
 #   kubectl_habits.sh WINGEN YAMLCMP CORPUS
 set -u
 wingen=$1
@@ -70,7 +72,7 @@ grep -q 'name: web' got || no "-R: the file in a subfolder was not read"
 "$wingen" check -R -f tree >/dev/null 2>&1 || no "check -R"
 "$wingen" fmt -R -f tree >/dev/null 2>&1 || no "fmt -R"
 cp -r tree tree2
-"$wingen" migrate -R tree2 --diff >/dev/null 2>err || no "migrate -R: $(cat err)"
+"$wingen" migrate -R tree2 --diff >/dev/null 2>err; [ $? = 1 ] || no "migrate -R: $(cat err)"
 
 # --- -k DIR ----------------------------------------------------------------
 printf 'resources:\n- win.yaml\n' >kustomization.yaml
@@ -115,6 +117,33 @@ check_rc 2 -f win.yaml --check --no-such-option
 check_rc 1 -f win.yaml --diff --check
 # without --check/--diff a failure is still 1
 check_rc 1 -f broken.yaml
+
+# migrate_rc WANT ARGS...: the same for migrate, over a folder
+migrate_rc() {
+	want=$1; shift
+	"$wingen" migrate "$@" >got 2>err
+	rc=$?
+	[ $rc = "$want" ] || no "migrate $*: exit $rc (want $want): $(cat err)"
+}
+mkdir m && cp win.yaml m/
+cp -r m m.before
+migrate_rc 1 m --check
+[ -s got ] && no "migrate --check printed on stdout: $(head -3 got)"
+grep -qx '  m/win.yaml' err || no "migrate --check does not list the file: $(cat err)"
+diff -r m m.before >/dev/null || no "migrate --check changed a file"
+migrate_rc 1 m --diff
+grep -q '^+++ b/m/win.yaml' got || no "migrate --diff printed no diff"
+migrate_rc 0 m --in-place
+migrate_rc 0 m --check
+migrate_rc 0 m --diff
+[ -s got ] && no "migrate --diff with nothing to change printed a diff"
+cp broken.yaml m/
+migrate_rc 2 m --check
+migrate_rc 2 m --diff
+[ -s got ] && no "migrate --diff on broken input wrote to stdout"
+migrate_rc 1 m --in-place
+migrate_rc 2 m --check --diff
+migrate_rc 2 no-such-folder --check
 
 echo "kubectl_habits: $([ $fail = 0 ] && echo ok || echo FAILED)"
 exit $fail

@@ -179,7 +179,8 @@ rm -rf t; mkdir -p t/sub
 for i in 1 2; do dep "d$i" >"t/d$i.yaml"; done
 dep s1 >t/sub/s1.yaml
 # lockedby MODE DIR WANT ARGS...: with DIR locked (flock MODE) by
-# another process, migrate ARGS exits 0 (WANT ok) or 1 at once, saying so
+# another process, migrate ARGS succeeds (WANT ok) or fails at once,
+# saying so
 lockedby() {
 	local mode=$1 dir=$2 want=$3 start end before
 	shift 3
@@ -194,11 +195,14 @@ lockedby() {
 	end=$(date +%s%N)
 	kill "$holder" 2>/dev/null
 	wait "$holder" 2>/dev/null
+	# --diff exits as kubectl diff: 1 a change, 2 no answer
+	local done=0 failed=1
+	case " $* " in *" --diff "*) done=1 failed=2 ;; esac
 	if [ "$want" = ok ]; then
-		[ $rc = 0 ] || { no "$* with $dir locked $mode: exit $rc"; cat err; }
+		[ $rc = $done ] || { no "$* with $dir locked $mode: exit $rc"; cat err; }
 		return
 	fi
-	[ $rc = 1 ] && grep -qF "$locked" err \
+	[ $rc = $failed ] && grep -qF "$locked" err \
 		|| { no "$* with $dir locked $mode: exit $rc, no lock message"; cat err; }
 	[ $(((end - start) / 1000000)) -lt 5000 ] \
 		|| no "$* with $dir locked $mode: took $(((end - start) / 1000000)) ms"

@@ -55,7 +55,7 @@ ls app2 | grep -q runtimeclasses && no "--runtimeclass-file given, yet a default
 
 # No workload uses a RuntimeClass: no file, in --diff or --in-place.
 mkdir lx && lin lx/a.yaml a && lin lx/b.yaml b
-"$wingen" migrate lx --diff >out 2>err || no "Linux-only --diff: $(cat err)"
+"$wingen" migrate lx --diff >out 2>err; [ $? = 1 ] || no "Linux-only --diff (pins: exit 1): $(cat err)"
 grep -q RuntimeClass out err && no "Linux-only --diff shows a RuntimeClass file: $(grep RuntimeClass out err | head -2)"
 "$wingen" migrate lx --in-place >out 2>err || no "Linux-only: $(cat err)"
 [ "$(ls lx)" = "$(printf 'a.yaml\nb.yaml')" ] || no "Linux-only: files now $(ls lx | tr '\n' ' ')"
@@ -75,7 +75,7 @@ mkdir mix && win19 mix/old.yaml old
 "$wingen" migrate mix/old.yaml --in-place >out 2>err || no "mix, first file: $(cat err)"
 grep -q 'name: windows-ltsc2019' mix/00-runtimeclasses.yaml || no "mix: no ltsc2019 RuntimeClass (the test is void)"
 win mix/new.yaml new
-"$wingen" migrate mix/new.yaml --diff >out 2>err || no "mix --diff: $(cat err)"
+"$wingen" migrate mix/new.yaml --diff >out 2>err; [ $? = 1 ] || no "mix --diff (a change: exit 1): $(cat err)"
 grep -q '^-.*windows-ltsc2019' out && no "mix --diff would drop the ltsc2019 RuntimeClass: $(cat out)"
 grep -q 'kept: RuntimeClass/windows-ltsc2019' err || no "mix --diff does not name the kept RuntimeClass: $(cat err)"
 "$wingen" migrate mix/new.yaml --in-place >out 2>err || no "mix, second file: $(cat err)"

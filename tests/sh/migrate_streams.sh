@@ -257,7 +257,7 @@ two 1 1
 "$wingen" migrate dup --diff >/dev/null 2>err || no "an identical duplicate in one file failed migrate: $(cat err)"
 two 1 2
 "$wingen" migrate dup --diff >out 2>err
-[ $? = 1 ] && [ ! -s out ] || no "a differing duplicate in one file: not an error: $(cat err)"
+[ $? = 2 ] && [ ! -s out ] || no "a differing duplicate in one file: not an error: $(cat err)"
 grep -q 'and it differs: data.a is "1" there, "2" here' err \
 	|| no "the duplicate error does not say what differs: $(cat err)"
 
