@@ -38,7 +38,7 @@ static const char *const names[] = {
 /*
  * Fields that name files.  A list's item is the path itself (an item with
  * a line break is an inline patch or config, not a path), or a mapping
- * whose "path" is (its "patch" is inline).
+ * whose "path" is (its "patch" is inline); in_map fields take both.
  */
 static const struct {
 	const char *field;
@@ -147,9 +147,13 @@ static void read_kustomization(struct wg_kust_refs *refs, const char *dir,
 			for (size_t k = 0; wg_is_seq(s) && k < s->len; k++) {
 				const struct wg_node *item = wg_seq_item(s, k);
 
-				if (fields[i].in_map)
-					item = wg_is_map(item)
-					       ? wg_map_get(item, "path") : NULL;
+				/* a bare path where a mapping belongs
+				 * (argocd-example-apps' "patches: [p.yaml]")
+				 * is still no resource: kustomize refuses
+				 * the kustomization, and its author meant a
+				 * patch */
+				if (fields[i].in_map && wg_is_map(item))
+					item = wg_map_get(item, "path");
 				name_file(refs, dir, item, kpath,
 					  fields[i].field, fields[i].patch);
 			}

@@ -14,7 +14,9 @@
 #  - a kustomization named Kustomization (no extension) counts too;
 #  - --strict: a skipped patch is an error and nothing is written;
 #  - build and check -f an overlay: its patch is an error that says to
-#    render the overlay first, not a Linux Deployment of its own.
+#    render the overlay first, not a Linux Deployment of its own;
+#  - a bare path as an item of patches: (kustomize wants path:) is a
+#    patch too.
 #   migrate_kustomize.sh WINGEN YAMLCMP CORPUS_DIR
 set -u
 wingen=$1
@@ -247,6 +249,24 @@ printf 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamesp
 [ $? = 1 ] && [ ! -s out ] \
 	&& grep -qF "<stdin>:2:7: error: a kustomization (kind Kustomization), not an object: render the folder first: kubectl kustomize DIR | wingen build PROFILE -f -" err5 \
 	|| no "a Kustomization on stdin: $(cat out err5)"
+
+# --- a bare path under patches: ---------------------------------------------
+# argocd-example-apps' plugins/kustomized-helm lists "patches: -
+# overlays/x.yaml" (kustomize wants a mapping with path:, and refuses it):
+# the file is a patch all the same, never edited as an object (it was
+# pinned to Linux, exit 0).
+mkdir -p bare/overlays
+cp pristine/base/web.yaml bare/web.yaml
+limits_patch bare/overlays/limits.yaml 'cpu: 500m'
+printf 'resources:\n- web.yaml\npatches:\n- overlays/limits.yaml\n' >bare/kustomization.yaml
+cp -r bare bare.orig
+"$wingen" migrate profile.yaml bare --in-place >/dev/null 2>err6
+rc=$?
+[ $rc = 0 ] || no "a bare patch path: migrate exited $rc: $(cat err6)"
+cmp -s bare/overlays/limits.yaml bare.orig/overlays/limits.yaml \
+	|| no "a bare patch path: the patch was edited: $(diff bare.orig/overlays/limits.yaml bare/overlays/limits.yaml)"
+grep -qF "skipped bare/overlays/limits.yaml: a kustomize patch (patches of bare/kustomization.yaml)" err6 \
+	|| no "a bare patch path: not skipped as a patch: $(cat err6)"
 
 # --- --strict ---------------------------------------------------------------
 rm -rf repo3 && cp -r pristine repo3
