@@ -915,7 +915,8 @@ static int run(struct wg_ctx *ctx, struct wg_resources *list,
 	/* the workloads as they are now: copies and RuntimeClasses go in
 	 * while this walks */
 	todo = wg_arena_alloc(r.arena, (n ? n : 1) * sizeof(*todo));
-	memcpy(todo, list->items, n * sizeof(*todo));
+	if (n)	/* an empty list's items may be NULL (post-render of none) */
+		memcpy(todo, list->items, n * sizeof(*todo));
 	for (size_t i = 0; i < n; i++) {
 		struct wg_selection *sel;
 
