@@ -40,6 +40,42 @@ struct wg_pod_view {
 	struct wg_node *map;		/* the view (podspec.h spec) */
 };
 
+/* ---- podrefs.c: following a reference ----------------------------------- */
+
+enum follow {
+	FOLLOW_NONE = 0,	/* no reference there */
+	FOLLOW_FOUND,		/* *body is the named object's */
+	FOLLOW_MISSING,		/* not in the stream (or no list) */
+	FOLLOW_REMOTE,		/* fetched from elsewhere */
+	FOLLOW_OTHER,		/* names a kind the shape does not run
+				   (a Tekton custom task) */
+};
+
+struct followed {
+	enum follow how;
+	struct wg_node *body;
+	const struct wg_resource *owner;
+	const char *what;	/* "Task 'build'" */
+	const struct wg_node *at;
+	const char *path;	/* of the reference */
+};
+
+/* Follows ref at node from (whose path is from_path) within res, to the
+ * objects of list (NULL: none followed). */
+void wg_podview_follow(struct wg_arena *arena, struct wg_resources *list,
+		       const struct wg_resource *res,
+		       const struct wg_pod_ref *ref, struct wg_node *from,
+		       const char *from_path, struct followed *out);
+
+/* ---- podview.c ------------------------------------------------------------ */
+
+/* base and p joined as a path ("" either is the other), in a. */
+const char *wg_podview_join(struct wg_arena *a, const char *base,
+			    const char *p);
+
+/* Fills the view mapping of v from its holders (again, after an edit). */
+void wg_podview_fill(struct wg_arena *a, struct wg_pod_view *v);
+
 /* The pods of res, a kind with a shape, into out (NULL: counted only);
  * returns how many. */
 size_t wg_podview_find(struct wg_arena *arena, const struct wg_kind *k,
@@ -58,6 +94,8 @@ void wg_podview_callers(struct wg_arena *arena, const struct wg_kind *k,
 			void (*fn)(const struct wg_node *v, const char *path,
 				   void *payload),
 			void *payload);
+
+/* ---- podedit.c ------------------------------------------------------------ */
 
 /* The editing functions of podspec.h, for a field (enum wg_pod_field). */
 struct wg_node *wg_podview_ensure(struct wg_ctx *ctx, struct wg_arena *a,
