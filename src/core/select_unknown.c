@@ -284,17 +284,84 @@ static const char *generic(struct wg_arena *a, const char *path, size_t len)
 	return out;
 }
 
+/* The length of path without its last step (".key", "[N]", "[key]"). */
+static size_t parent_len(const char *path, size_t len)
+{
+	if (len && path[len - 1] == ']') {
+		while (len && path[len - 1] != '[')
+			len--;
+		return len ? len - 1 : 0;
+	}
+	while (len && path[len - 1] != '.' && path[len - 1] != ']')
+		len--;
+	return len && path[len - 1] == '.' ? len - 1 : len;
+}
+
+static const char *const placing[] = { "nodeSelector", "tolerations",
+				       "affinity", NULL };
+
+static bool holds_placing(const struct wg_node *m)
+{
+	for (size_t i = 0; placing[i]; i++)
+		if (wg_map_get(m, placing[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Where, from the pod at path[0, plen), the object already keeps its pods'
+ * nodeSelector, tolerations or affinity: the map that holds one, on the
+ * way from the container at path[0, clen) up to the pod (the nearest
+ * first), else a map right under the pod.  "" when the pod holds them or
+ * none is found (*found false then); else a path from the pod, ending in
+ * '.'.  A hint copied into a profile must name where the kind's pods take
+ * them (a runner's spec.template.spec, not its spec.template).
+ */
+static const char *placing_at(struct wg_arena *a, const struct wg_node *root,
+			      const char *path, size_t plen, size_t clen,
+			      bool *found)
+{
+	const struct wg_node *pod = plen ? wg_path_get(root,
+		wg_arena_strndup(a, path, plen)) : root;
+
+	*found = true;
+	for (size_t len = clen; len > plen; len = parent_len(path, len)) {
+		const struct wg_node *m = wg_path_get(root,
+			wg_arena_strndup(a, path, len));
+		size_t from = plen ? plen + 1 : 0;
+
+		if (wg_is_map(m) && holds_placing(m))
+			return wg_arena_printf(a, "%s.", generic(a,
+					       path + from, len - from));
+	}
+	if (wg_is_map(pod) && holds_placing(pod))
+		return "";
+	for (size_t i = 0; wg_is_map(pod) && i < pod->len; i++) {
+		const struct wg_node *k = wg_map_key(pod, i);
+
+		if (wg_is_map(wg_map_value(pod, i))
+		    && holds_placing(wg_map_value(pod, i)))
+			return wg_arena_printf(a, "%.*s.", (int)k->len,
+					       k->u.str);
+	}
+	*found = false;
+	return "";
+}
+
 /*
  * The workloads: entry that would take an image at path (its container
  * the map that holds it): the pod is the map that holds the container,
- * the container a list item ("steps[]") or a key ("container").
+ * the container a list item ("steps[]") or a key ("container"); its
+ * nodeSelector and tolerations where the object keeps them (placing_at).
  */
-static const char *entry_for(struct wg_arena *a, const char *group,
-			     const char *kind, const char *path)
+static const char *entry_for(struct wg_arena *a, const struct wg_node *root,
+			     const char *group, const char *kind,
+			     const char *path)
 {
 	size_t clen = strlen(path) - strlen(".image");
-	const char *ctr, *key, *pod_end;
-	size_t klen;
+	const char *ctr, *key, *pod_end, *at;
+	size_t klen, plen;
+	bool found;
 
 	if (clen && path[clen - 1] == ']') {	/* an item of a list */
 		const char *open = path + clen - 1;
@@ -317,12 +384,64 @@ static const char *entry_for(struct wg_arena *a, const char *group,
 	}
 	if (pod_end > path && pod_end[-1] == '.')
 		pod_end--;
+	plen = (size_t)(pod_end - path);
+	at = placing_at(a, root, path, plen, clen, &found);
 	return wg_arena_printf(a, "workloads: [{group: %s, kind: %s, pods: "
 			       "\"%s\", containers: [\"%s\"], nodeSelector: "
-			       "nodeSelector, tolerations: tolerations}] (with "
-			       "the paths, from each pod, where its pods take "
-			       "a nodeSelector and tolerations)", group, kind,
-			       generic(a, path, (size_t)(pod_end - path)), ctr);
+			       "%snodeSelector, tolerations: %stolerations}]%s",
+			       group, kind, generic(a, path, plen), ctr, at,
+			       at, found ? "" : " (with the paths, from each "
+			       "pod, where its pods take a nodeSelector and "
+			       "tolerations)");
+}
+
+/*
+ * The object embedded in root (a TriggerTemplate's resource template, an
+ * Argo Events trigger's resource) that holds the node at path: the
+ * deepest map on the way with an apiVersion and a kind of the kinds
+ * table (kinds.h).  NULL when none; else *len is its path's length.
+ */
+static const struct wg_kind *embedded_in(struct wg_arena *a,
+					 const struct wg_kind_set *kinds,
+					 const struct wg_node *root,
+					 const char *path, size_t *len)
+{
+	for (size_t l = parent_len(path, strlen(path)); l;
+	     l = parent_len(path, l)) {
+		struct wg_resource in = { 0 };
+		const struct wg_kind *k;
+
+		in.root = wg_path_get(root, wg_arena_strndup(a, path, l));
+		if (wg_is_map(in.root)
+		    && wg_is_scalar(wg_map_get(in.root, "apiVersion"))
+		    && (k = wg_kind_of(kinds, &in))) {
+			*len = l;
+			return k;
+		}
+	}
+	return NULL;
+}
+
+/* A node selector pair or a node selector requirement that says
+ * kubernetes.io/os windows. */
+static int says_windows(struct wg_node *node, struct wg_node *key,
+			const char *path, void *payload)
+{
+	const struct wg_node *values = wg_map_get(node, "values");
+
+	(void)path;
+	(void)payload;
+	if (key && wg_scalar_is(key, WG_LABEL_OS))
+		return wg_scalar_is(node, "windows");
+	if (!wg_is_map(node)
+	    || !wg_scalar_is(wg_map_get(node, "key"), WG_LABEL_OS)
+	    || !wg_scalar_is(wg_map_get(node, "operator"), "In")
+	    || !wg_is_seq(values))
+		return 0;
+	for (size_t i = 0; i < values->len; i++)
+		if (wg_scalar_is(wg_seq_item(values, i), "windows"))
+			return 1;
+	return 0;
 }
 
 /* An object of a kind wingen does not know with a Windows image outside
@@ -333,22 +452,55 @@ static void unknown_image(struct wg_ctx *ctx, struct wg_resources *list,
 	const struct wg_node *api = wg_map_get(res->root, "apiVersion");
 	const struct wg_node *kind = wg_map_get(res->root, "kind");
 	struct wg_arena *a = &list->arena;
+	const struct wg_kind *inner;
 	struct hunt h;
 	const char *g, *k, *group;
-	size_t glen;
+	size_t glen, at;
 
 	if (!wg_is_scalar(kind) || !wg_api_group(api, &g, &glen) || !glen
 	    || !windows_images(ctx, a, res, &h))
 		return;
 	k = wg_scalar_dup(a, kind);
 	group = wg_arena_strndup(a, g, glen);
+	if ((inner = embedded_in(a, &ctx->profile->kinds, res->root,
+				 h.first_path, &at))) {
+		struct wg_node *obj = wg_path_get(res->root,
+			wg_arena_strndup(a, h.first_path, at));
+
+		/* a workloads: entry of the outer kind would edit the inner
+		 * object where it holds no pod settings (a PipelineRun's are
+		 * in its pod templates, not beside its steps) */
+		if (wg_node_walk(obj, says_windows, NULL)) {
+			wg_info(ctx, res, h.first, h.first_path, "'%.*s' "
+				"names Windows, in the %s embedded at %.*s, "
+				"which places its pods on Windows nodes itself: "
+				"wingen does not check them against the "
+				"profile's builds", (int)h.first->len,
+				h.first->u.str, inner->kind, (int)at,
+				h.first_path);
+			return;
+		}
+		wg_warning(ctx, res, h.first, h.first_path, "'%.*s' names "
+			   "Windows (%s)%s, in the %s embedded at %.*s, but "
+			   "wingen places the pods of the objects of the "
+			   "stream, not of objects embedded in a %s of group "
+			   "%s (a kind it does not know), so nothing schedules "
+			   "them on Windows nodes; give the embedded %s its "
+			   "pods' nodeSelector %s: windows and the Windows "
+			   "taint's toleration yourself", (int)h.first->len,
+			   h.first->u.str, h.why, h.n > 1 ? wg_arena_printf(a,
+			   " (and %zu more in the object)", h.n - 1) : "",
+			   inner->kind, (int)at, h.first_path, k, group,
+			   inner->kind, WG_LABEL_OS);
+		return;
+	}
 	wg_warning(ctx, res, h.first, h.first_path, "'%.*s' names Windows "
 		   "(%s)%s, but %s of group %s is not a kind wingen knows, "
 		   "so nothing schedules its pods on Windows nodes; declare "
 		   "where its pods are in the profile: %s", (int)h.first->len,
 		   h.first->u.str, h.why, h.n > 1 ? wg_arena_printf(a, " (and %zu "
 		   "more in the object)", h.n - 1) : "", k, group,
-		   entry_for(a, group, k, h.first_path));
+		   entry_for(a, res->root, group, k, h.first_path));
 }
 
 /* ---- references --------------------------------------------------------- */
