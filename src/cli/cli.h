@@ -70,10 +70,11 @@ void wg_cli_stdin_waiting(const char *what);
 void wg_cli_stdin_unread(struct wg_ctx *ctx);
 
 /*
- * A parse error in in that is a Helm template nobody rendered ("{{" and
- * "}}" in the text): every error on in's file logged from index from on
- * gains the hint to render it (helm template) or to run wingen as Helm's
- * post-renderer.  The YAML reader cannot know; the command can.
+ * A parse error in in that is a Helm template nobody rendered: every
+ * error on in's file logged from index from on, at a line that holds "{{"
+ * and "}}" (or at no line, in a file that does), gains the hint to render
+ * it (helm template) or to run wingen as Helm's post-renderer.  The YAML
+ * reader cannot know; the command can.
  */
 void wg_cli_helm_hint(struct wg_ctx *ctx, size_t from,
 		      const struct wg_input *in);

@@ -112,31 +112,86 @@ void wg_cli_stdin_unread(struct wg_ctx *ctx)
 			     "-f - to read stdin too");
 }
 
-/* Whether text (NUL-terminated, as inputs are) holds "{{" with a "}}"
- * after it: Go template actions. */
-static bool has_template_action(const char *text)
+/* Where in text[0, len) two-character mark first is, or NULL. */
+static const char *find2(const char *text, size_t len, const char *mark)
 {
-	const char *open = strstr(text, "{{");
+	for (size_t i = 0; i + 1 < len; i++)
+		if (text[i] == mark[0] && text[i + 1] == mark[1])
+			return text + i;
+	return NULL;
+}
 
-	return open && strstr(open + 2, "}}");
+/* Whether text[0, len) holds "{{" with a "}}" after it: Go template
+ * actions. */
+static bool has_template_action(const char *text, size_t len)
+{
+	const char *open = find2(text, len, "{{");
+
+	return open && find2(open + 2, len - (size_t)(open + 2 - text), "}}");
+}
+
+/*
+ * Which of lines 1..max of text hold a template action: an array of
+ * max + 1 (index 0: unused), or NULL when none does.  Argo Workflows and
+ * Tekton write "{{inputs.parameters.x}}" inside their strings: a file
+ * with actions is not a Helm template because of them, so the hint goes
+ * only to an error on a line that holds one.
+ */
+static bool *action_lines(const char *text, size_t len, uint32_t max)
+{
+	bool *lines = NULL, any = false;
+	const char *p = text, *end = text + len;
+
+	if (!has_template_action(text, len))
+		return NULL;
+	lines = wg_xcalloc((size_t)max + 1, sizeof(*lines));
+	any = !max;	/* errors without a line: the file's actions */
+	for (uint32_t n = 1; n <= max && p < end; n++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		lines[n] = has_template_action(p, l);
+		any = any || lines[n];
+		p += l + 1;
+	}
+	if (!any) {
+		free(lines);
+		return NULL;
+	}
+	return lines;
 }
 
 void wg_cli_helm_hint(struct wg_ctx *ctx, size_t from,
 		      const struct wg_input *in)
 {
 	struct wg_log *log = &ctx->log;
+	uint32_t max = 0;
+	size_t errors = 0;
+	bool *lines;
 
-	if (!in->data || !has_template_action(in->data))
+	if (!in->data)
 		return;
 	for (size_t i = from; i < log->ndiags; i++)
 		if (log->diags[i].severity == WG_SEV_ERROR
 		    && log->diags[i].file
-		    && strcmp(log->diags[i].file, in->name) == 0)
+		    && strcmp(log->diags[i].file, in->name) == 0) {
+			errors++;
+			if (log->diags[i].line > max)
+				max = log->diags[i].line;
+		}
+	if (!errors || !(lines = action_lines(in->data, in->len, max)))
+		return;
+	for (size_t i = from; i < log->ndiags; i++)
+		if (log->diags[i].severity == WG_SEV_ERROR
+		    && log->diags[i].file
+		    && strcmp(log->diags[i].file, in->name) == 0
+		    && (!log->diags[i].line || lines[log->diags[i].line]))
 			wg_log_extend_message(log, i, "; it looks like a Helm "
 				"template ({{ ... }}) that was not rendered: "
 				"render the chart first (helm template NAME "
 				"CHART | wingen build), or run wingen as Helm's "
 				"post-renderer");
+	free(lines);
 }
 
 bool wg_cli_reads_stdin(const struct wg_pathlist *files)
