@@ -382,7 +382,9 @@ static int check_pair(struct counts *n, const struct wg_profile *p,
 	for (size_t i = 0; i < out.list.len; i++) {
 		const struct wg_resource *res = out.list.items[i];
 		struct wg_podspec *ps;
-		size_t nps = wg_podspec_find_all(&a, &p->kinds, res, &ps);
+		/* a TaskRun's pods run the steps of the Task it names */
+		size_t nps = wg_podspec_find_in(&a, &p->kinds, &out.list, res,
+						&ps);
 		struct wg_ctx v;
 
 		n->objects++;
