@@ -186,6 +186,8 @@ out:
  * Whether image names Windows, and why (in arena): the one rule's reading
  * of it (images.h), or a windows.select image pattern of the profile.
  */
+#define HUNT_PATHS 16
+
 struct hunt {
 	struct wg_ctx *ctx;
 	struct wg_resource *res;
@@ -194,6 +196,7 @@ struct hunt {
 	const char *first_path;
 	const char *why;		/* why it names Windows */
 	size_t n;			/* how many */
+	const char *paths[HUNT_PATHS];	/* the first few's paths */
 };
 
 /*
@@ -243,10 +246,12 @@ static int hunt_image(struct wg_node *node, struct wg_node *key,
 	if (!key || !wg_scalar_is(key, "image")
 	    || !(why = names_windows(h, node, path)))
 		return 0;
+	if (h->n < HUNT_PATHS)
+		h->paths[h->n] = wg_arena_strdup(h->arena, path);
 	if (!h->n++) {
 		h->why = why;
 		h->first = node;
-		h->first_path = wg_arena_strdup(h->arena, path);
+		h->first_path = h->paths[0];
 	}
 	return 0;
 }
@@ -349,22 +354,20 @@ static const char *placing_at(struct wg_arena *a, const struct wg_node *root,
 }
 
 /*
- * The workloads: entry that would take an image at path (its container
+ * Where the pod and the container of an image at path are (its container
  * the map that holds it): the pod is the map that holds the container,
- * the container a list item ("steps[]") or a key ("container"); its
- * nodeSelector and tolerations where the object keeps them (placing_at).
+ * the container a list item ("steps[]") or a key ("container").  Returns
+ * the container's path from the pod; *plen is the pod's path length,
+ * *clen the container's.
  */
-static const char *entry_for(struct wg_arena *a, const struct wg_node *root,
-			     const char *group, const char *kind,
-			     const char *path)
+static const char *image_container(struct wg_arena *a, const char *path,
+				   size_t *plen, size_t *clen)
 {
-	size_t clen = strlen(path) - strlen(".image");
-	const char *ctr, *key, *pod_end, *at;
-	size_t klen, plen;
-	bool found;
+	const char *ctr, *key, *pod_end;
 
-	if (clen && path[clen - 1] == ']') {	/* an item of a list */
-		const char *open = path + clen - 1;
+	*clen = strlen(path) - strlen(".image");
+	if (*clen && path[*clen - 1] == ']') {	/* an item of a list */
+		const char *open = path + *clen - 1;
 
 		while (open > path && *open != '[')
 			open--;
@@ -372,27 +375,56 @@ static const char *entry_for(struct wg_arena *a, const struct wg_node *root,
 		while (pod_end > path && pod_end[-1] != '.' && pod_end[-1] != ']')
 			pod_end--;
 		key = pod_end;
-		klen = (size_t)(open - key);
-		ctr = wg_arena_printf(a, "%.*s[]", (int)klen, key);
+		ctr = wg_arena_printf(a, "%.*s[]", (int)(open - key), key);
 	} else {
-		pod_end = path + clen;
+		pod_end = path + *clen;
 		while (pod_end > path && pod_end[-1] != '.' && pod_end[-1] != ']')
 			pod_end--;
 		key = pod_end;
-		klen = (size_t)(path + clen - key);
-		ctr = wg_arena_strndup(a, key, klen);
+		ctr = wg_arena_strndup(a, key, (size_t)(path + *clen - key));
 	}
 	if (pod_end > path && pod_end[-1] == '.')
 		pod_end--;
-	plen = (size_t)(pod_end - path);
-	at = placing_at(a, root, path, plen, clen, &found);
-	return wg_arena_printf(a, "workloads: [{group: %s, kind: %s, pods: "
-			       "\"%s\", containers: [\"%s\"], nodeSelector: "
-			       "%snodeSelector, tolerations: %stolerations}]%s",
-			       group, kind, generic(a, path, plen), ctr, at,
-			       at, found ? "" : " (with the paths, from each "
-			       "pod, where its pods take a nodeSelector and "
-			       "tolerations)");
+	*plen = (size_t)(pod_end - path);
+	return ctr;
+}
+
+/*
+ * The workloads: entry that would take the Windows images at paths[0, n):
+ * the pods of the first, with the containers of every one in such a pod
+ * (a job's "container" and another's "steps[]": a pod whose container the
+ * entry leaves out would be pinned to Linux), and their nodeSelector and
+ * tolerations where the object keeps them (placing_at).
+ */
+static const char *entry_for(struct wg_arena *a, const struct wg_node *root,
+			     const char *group, const char *kind,
+			     const char *const *paths, size_t n)
+{
+	struct wg_buf ctrs = WG_BUF_INIT;
+	const char *ctr, *pods, *at, *out;
+	size_t plen, clen, len2, clen2;
+	bool found;
+
+	ctr = image_container(a, paths[0], &plen, &clen);
+	pods = generic(a, paths[0], plen);
+	at = placing_at(a, root, paths[0], plen, clen, &found);
+	wg_buf_addf(&ctrs, "\"%s\"", ctr);
+	for (size_t i = 1; i < n; i++) {
+		const char *c = image_container(a, paths[i], &len2, &clen2);
+		char *quoted = wg_arena_printf(a, "\"%s\"", c);
+
+		if (strcmp(generic(a, paths[i], len2), pods) == 0
+		    && !strstr(ctrs.buf, quoted))
+			wg_buf_addf(&ctrs, ", %s", quoted);
+	}
+	out = wg_arena_printf(a, "workloads: [{group: %s, kind: %s, pods: "
+			      "\"%s\", containers: [%s], nodeSelector: "
+			      "%snodeSelector, tolerations: %stolerations}]%s",
+			      group, kind, pods, ctrs.buf, at, at, found ? ""
+			      : " (with the paths, from each pod, where its "
+			      "pods take a nodeSelector and tolerations)");
+	wg_buf_release(&ctrs);
+	return out;
 }
 
 /*
@@ -500,7 +532,66 @@ static void unknown_image(struct wg_ctx *ctx, struct wg_resources *list,
 		   "where its pods are in the profile: %s", (int)h.first->len,
 		   h.first->u.str, h.why, h.n > 1 ? wg_arena_printf(a, " (and %zu "
 		   "more in the object)", h.n - 1) : "", k, group,
-		   entry_for(a, res->root, group, k, h.first_path));
+		   entry_for(a, res->root, group, k, h.paths,
+			     h.n < HUNT_PATHS ? h.n : HUNT_PATHS));
+}
+
+/* ---- declared kinds ------------------------------------------------------ */
+
+/* Whether the image at path (generic, "[]" for items) is in a container
+ * of sh, a shape the profile declares (pods and containers from the
+ * object's root). */
+static bool covered(struct wg_arena *a, const struct wg_pod_shape *sh,
+		    const char *path)
+{
+	for (size_t p = 0; p < WG_SHAPE_MAX_PODS && sh->pods[p]; p++)
+		for (size_t c = 0; c < WG_SHAPE_MAX_CONTAINERS
+				   && sh->containers[c]; c++)
+			if (strcmp(path, wg_arena_printf(a, "%s%s%s.image",
+					sh->pods[p], *sh->pods[p] ? "." : "",
+					sh->containers[c])) == 0)
+				return true;
+	return false;
+}
+
+/*
+ * An object of a kind the profile's workloads: declares with pods, one of
+ * whose Windows images no containers: path of the entry takes: its pod is
+ * decided without it, and pinned to Linux when nothing else in it names
+ * Windows (the one rule: an image that names Windows is never pinned to
+ * Linux).  An error at the first such image, with the path to add.
+ */
+static void uncovered(struct wg_ctx *ctx, struct wg_resources *list,
+		      struct wg_resource *res, const struct wg_kind *k)
+{
+	struct wg_arena *a = &list->arena;
+	struct hunt h;
+	size_t n;
+
+	if (wg_scalar_is(wg_map_get(wg_path_get(res->root,
+				"metadata.annotations"), WG_ANNOTATION_WINDOWS),
+			 "false")
+	    || !windows_images(ctx, a, res, &h))
+		return;	/* opted out: its images are said to run on Linux */
+	n = h.n < HUNT_PATHS ? h.n : HUNT_PATHS;
+	for (size_t i = 0; i < n; i++) {
+		const char *g = generic(a, h.paths[i], strlen(h.paths[i]));
+		size_t plen, clen;
+		const char *ctr = image_container(a, h.paths[i], &plen, &clen);
+
+		if (covered(a, k->shape, g))
+			continue;
+		wg_error(ctx, res, wg_path_get(res->root, h.paths[i]),
+			 h.paths[i], "'%s' names Windows, but no containers: "
+			 "path of the workloads: entry for %s (pods \"%s\") "
+			 "takes it: the pod that runs it would be decided "
+			 "without it, and pinned to Linux when nothing else in "
+			 "it names Windows; add \"%s\" to the entry's "
+			 "containers (from each pod)",
+			 wg_scalar_dup(a, wg_path_get(res->root, h.paths[i])),
+			 k->kind, k->shape->pods[0], ctr);
+		return;
+	}
 }
 
 /* ---- references --------------------------------------------------------- */
@@ -630,6 +721,8 @@ void wg_sel_unknown(struct wg_ctx *ctx, struct wg_resources *list)
 		k = wg_kind_of(kinds, res);
 		if (!k || !k->shape)
 			continue;
+		if (k->origin == WG_KIND_DECLARED)
+			uncovered(ctx, list, res, k);
 		w.res = res;
 		wg_podspec_refs(&list->arena, kinds, list, res, on_ref, &w);
 		if (wg_select(ctx, list, res)->workload) {
