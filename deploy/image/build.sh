@@ -6,7 +6,7 @@
 #
 # The image holds wingen at /usr/local/bin/wingen, exactly the shared
 # libraries ldd lists for it (whatever the binary links: libyaml,
-# libcyaml, PCRE2, zlib, libc, and libmicrohttpd, GnuTLS and theirs when
+# libcyaml, PCRE2, zlib, libc, and libmicrohttpd, GnuTLS, yajl and theirs when
 # it links them) at the paths ldd names, the program interpreter,
 # /etc/passwd and /etc/group with root, nobody (the user kpt and
 # kustomize run functions as) and wingen (65532, the image's USER), and

@@ -12,6 +12,7 @@
 #include <gnutls/gnutls.h>
 #include <microhttpd.h>
 #include <pcre2.h>
+#include <yajl/yajl_version.h>
 #include <yaml.h>
 #include <zlib.h>
 
@@ -87,6 +88,15 @@ static void gnutls_running(char *out)
 	snprintf(out, VERSION_MAX, "%s", v ? v : "unknown");
 }
 
+/* yajl_version(): major * 10000 + minor * 100 + micro (yajl_version.h). */
+static void yajl_running(char *out)
+{
+	int v = yajl_version();
+
+	snprintf(out, VERSION_MAX, "%d.%d.%d", v / 10000, v / 100 % 100,
+		 v % 100);
+}
+
 /* Every library wingen links, in the order printed.  A library added to
  * the link gets a row here. */
 static const struct library {
@@ -101,6 +111,9 @@ static const struct library {
 	/* wingen serve's HTTP and TLS */
 	{ "libmicrohttpd", mhd_built, mhd_running },
 	{ "GnuTLS", GNUTLS_VERSION, gnutls_running },
+	/* its request bodies' JSON */
+	{ "yajl", WG_STR(YAJL_MAJOR) "." WG_STR(YAJL_MINOR) "."
+		  WG_STR(YAJL_MICRO), yajl_running },
 };
 #define NLIBRARIES (sizeof(libraries) / sizeof(*libraries))
 

@@ -7,6 +7,7 @@
 #include "wingen/base/alloc.h"
 #include "wingen/yaml/event_pipe.h"
 #include "wingen/yaml/scalar.h"
+#include "yaml_internal.h"
 
 /* A collection being built: its children are stack[base..]. */
 struct wg_frame {
@@ -605,12 +606,7 @@ static int key_at_cmp(const void *a, const void *b)
 	return c ? c : (x->index < y->index ? -1 : x->index > y->index);
 }
 
-/*
- * The index of the first pair whose key repeats an earlier one (the later
- * of two in the file), or -1; "<<" keys are left out and reported in
- * *has_merge.
- */
-static long first_duplicate(struct wg_node **kids, size_t pairs,
+long wg_map_first_duplicate(struct wg_node **kids, size_t pairs,
 			    bool *has_merge)
 {
 	struct key_at *keys;
@@ -789,7 +785,7 @@ static int finish_map(struct wg_reader *r, struct wg_arena *arena,
 					     "scalar (Kubernetes objects only "
 					     "have string keys)");
 	}
-	dup = first_duplicate(n->u.items, n->len, &has_merge);
+	dup = wg_map_first_duplicate(n->u.items, n->len, &has_merge);
 	if (dup >= 0) {
 		const struct wg_node *k = n->u.items[2 * dup];
 		const struct wg_read_pos *at = &pos[2 * dup];

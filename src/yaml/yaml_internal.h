@@ -65,4 +65,14 @@ static inline size_t wg_node_slots(const struct wg_node *n)
 	return n->kind == WG_NODE_MAP ? 2 * (size_t)n->len : n->len;
 }
 
+/*
+ * Between the readers (reader.c, json_reader.c): the index of the first
+ * pair of a mapping's kids (pairs of key and value) whose key repeats an
+ * earlier one (the later of two in the file), or -1; "<<" keys (plain or
+ * tagged merge keys) are left out and reported in *has_merge.  Keys are
+ * scalars.  n log n for many pairs.
+ */
+long wg_map_first_duplicate(struct wg_node **kids, size_t pairs,
+			    bool *has_merge);
+
 #endif

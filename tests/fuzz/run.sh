@@ -8,7 +8,7 @@
 # by git), where each target keeps seeds-T/, the corpus it grows
 # (corpus-T/), artifacts-T/ (inputs that broke an invariant) and T.log.
 # TARGET: roundtrip, profile, build, migrate, review, tgz, krm, init,
-# udiff (default: every one built).
+# udiff, json (default: every one built).
 # Exit status 0 when no target found anything, 1 otherwise.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 if [ ${#targets[@]} -eq 0 ]; then
-	for t in roundtrip profile build migrate review tgz krm init udiff; do
+	for t in roundtrip profile build migrate review tgz krm init udiff json; do
 		[ -x "$build/tests/fuzz/fuzz_$t" ] && targets+=("$t")
 	done
 fi
@@ -39,7 +39,8 @@ for t in "${targets[@]}"; do
 	[ -x "$bin" ] || { echo "run.sh: $bin is missing" >&2; exit 2; }
 	mkdir -p "$work/corpus-$t" "$work/artifacts-$t"
 	rm -rf "$work/seeds-$t"
-	bash "$here/seeds.sh" "$t" "$work/seeds-$t" "$corpus" >/dev/null
+	WG_FUZZ_BUILD=$build bash "$here/seeds.sh" "$t" "$work/seeds-$t" \
+		"$corpus" >/dev/null
 	log=$work/$t.log
 	# YAML words help every target but the one that reads gzip
 	dict=-dict="$here/yaml.dict"

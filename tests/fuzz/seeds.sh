@@ -8,7 +8,11 @@
 # profile in the repository's golden cases and examples, the built-in
 # default and the audit's profiles (tests/fuzz/audit/profile-*.yaml); tgz:
 # the test charts packed; krm: fn's golden ResourceLists; init: the test
-# node lists; udiff: golden inputs and outputs, NUL between them.
+# node lists; udiff: golden inputs and outputs, NUL between them;
+# review: reviews of the webhook's test pods; json: those, the test pods,
+# and every document of the real-world corpus as JSON (by the wingen of
+# $WG_FUZZ_BUILD, when there is one), one a seed and each file's as a
+# stream.
 set -eu
 target=$1 out=$2 corpus=$3
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -47,6 +51,26 @@ review)
 		review_seed "$f"
 		review_seed "$f" UPDATE
 	done
+	;;
+json)
+	for f in "$src"/tests/data/serve/*.json; do
+		[ -f "$f" ] || continue
+		add "$f"
+		review_seed "$f"
+	done
+	wingen=${WG_FUZZ_BUILD:-}/wingen
+	if [ -x "$wingen" ] && [ -d "$corpus" ]; then
+		tmp=$(mktemp -d)
+		for f in "$corpus"/*.yaml "$corpus"/*.yml; do
+			[ -f "$f" ] || continue
+			"$wingen" fmt -f "$f" -o json >"$tmp/s" 2>/dev/null || continue
+			add "$tmp/s"
+			split -l 1 "$tmp/s" "$tmp/d."
+			for d in "$tmp"/d.*; do [ -f "$d" ] && add "$d"; done
+			rm -f "$tmp"/d.*
+		done
+		rm -rf "$tmp"
+	fi
 	;;
 roundtrip|build|migrate)
 	if [ -d "$corpus" ]; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # wingen version: wingen's version, the git commit it was built from,
-# then libyaml, libcyaml, PCRE2, zlib, libmicrohttpd and GnuTLS, each
+# then libyaml, libcyaml, PCRE2, zlib, libmicrohttpd, GnuTLS and yajl, each
 # with the version it was
 # built with (what pkg-config reports on the building machine) and the
 # one it runs with (asked of the library); -o json says the same as one
@@ -23,7 +23,7 @@ head -1 <<<"$out" | grep -qE '^wingen [0-9]+\.[0-9]+\.[0-9]+$' \
 version=$(head -1 <<<"$out" | cut -d' ' -f2)
 ver='[0-9]+\.[0-9]+(\.[0-9]+)?'
 libs="libyaml:yaml-0.1 libcyaml:libcyaml PCRE2:libpcre2-8 zlib:zlib
-      libmicrohttpd:libmicrohttpd GnuTLS:gnutls"
+      libmicrohttpd:libmicrohttpd GnuTLS:gnutls yajl:yajl"
 for lib in $libs; do
 	name=${lib%%:*} pc=${lib#*:}
 	line=$(grep "^$name " <<<"$out") || { no "no line for $name"; continue; }
@@ -47,6 +47,7 @@ if command -v readelf >/dev/null; then
 		libyaml-0.so*) name=libyaml ;; libcyaml.so*) name=libcyaml ;;
 		libpcre2-8.so*) name=PCRE2 ;; libz.so*) name=zlib ;;
 		libmicrohttpd.so*) name=libmicrohttpd ;; libgnutls.so*) name=GnuTLS ;;
+		libyajl.so*) name=yajl ;;
 		*) no "wingen links $so, which version does not list"; continue ;;
 		esac
 		grep -q "^$name " <<<"$out" || no "wingen links $so, version has no $name line"
