@@ -16,6 +16,9 @@
 #include "wingen/serve/review.h"
 #include "wingen/yaml/resource.h"
 
+/* The largest arena block a worker keeps between requests. */
+#define KEEP_BYTES ((size_t)256 << 10)
+
 const char *wg_admit_outcome_name(enum wg_admit_outcome o)
 {
 	static const char *const names[WG_OUTCOME_COUNT] = {
@@ -36,6 +39,7 @@ void wg_admit_init(struct wg_admit *a)
 
 void wg_admit_release(struct wg_admit *a)
 {
+	wg_arena_release(&a->arena);
 	wg_buf_release(&a->body);
 	wg_buf_release(&a->reason);
 	wg_buf_release(&a->scratch);
@@ -355,7 +359,7 @@ static void review(struct wg_admit *a, struct answer *ans,
 	validate = o->endpoint == WG_ADMIT_VALIDATE;
 	lenient = o->audit || update_same;
 	ctx->skip_changes = !validate && !update_same;
-	journal = wg_node_journal_new();
+	journal = wg_node_journal_new_sized(16);
 	root = res->root;
 	wg_node_journal_start(journal);
 	rc = wg_run_chain(ctx, p, list, WG_RC_NONE);
@@ -447,6 +451,10 @@ void wg_admit_run(struct wg_admit *a, const struct wg_profile *p,
 	wg_ctx_init(&ctx);
 	wg_resources_init(&list);
 	list.single = true;
+	/* the worker's arena: its block from the last request serves
+	 * again (no malloc, no page faults for a typical review) */
+	list.arena = a->arena;
+	a->arena = (struct wg_arena)WG_ARENA_INIT;
 	err = wg_review_decode(&ctx, &list, body, len, &rv, &why);
 	if (err != WG_REVIEW_OK) {
 		a->http_status = err == WG_REVIEW_TOO_LARGE ? 413 : 400;
@@ -494,6 +502,13 @@ void wg_admit_run(struct wg_admit *a, const struct wg_profile *p,
 		wg_review_encode(&a->body, rv.uid, &ans.r);
 	}
 out:
+	a->arena = list.arena;
+	list.arena = (struct wg_arena)WG_ARENA_INIT;
 	wg_resources_release(&list);
 	wg_ctx_release(&ctx);
+	/* one block is kept, unless a large request made it large */
+	if (a->arena.head && a->arena.head->size > KEEP_BYTES)
+		wg_arena_release(&a->arena);
+	else
+		wg_arena_clear(&a->arena);
 }

@@ -1,16 +1,18 @@
 /*
  * The AdmissionReview codec (review.h): a request body read with
- * wingen's own reader, the response written with its JSON quoting and
+ * wingen's JSON reader, the response written with its JSON quoting and
  * GnuTLS's base64.
  */
 #include "wingen/serve/review.h"
 
 #include <gnutls/gnutls.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "wingen/base/alloc.h"
 #include "wingen/base/arena.h"
 #include "wingen/base/input.h"
-#include "wingen/yaml/reader.h"
+#include "wingen/yaml/json_reader.h"
 #include "wingen/yaml/scalar.h"
 
 static const char review_api[] = "admission.k8s.io/v1";
@@ -19,80 +21,38 @@ static const char review_api[] = "admission.k8s.io/v1";
 #define UID_MAX 128
 
 /*
- * Measures the JSON text of request.object and request.oldObject while
- * the reader parses (its observe hook): the byte span of the collection
- * at depth 3 whose key at depth 2 names them.  Only the first three
- * levels are followed.
+ * The JSON text's size of each collection at depth 3 (root, request, its
+ * members): request.object and request.oldObject among them, found by
+ * node once the tree is whole.  A request has a handful.
  */
-struct sizer {
-	int depth;		/* collections open */
-	bool is_map[4];		/* at depths 1..3 */
-	bool want_key[4];	/* the next scalar there is a key */
-	int pending;		/* 1: "object", 2: "oldObject" was the key */
-	int open;		/* which one is being measured */
-	size_t start;
-	size_t sizes[3];
+struct sized {
+	const struct wg_node *node;
+	size_t size;
 };
 
-static void sizer_value_done(struct sizer *s)
-{
-	if (s->depth >= 1 && s->depth <= 3 && s->is_map[s->depth])
-		s->want_key[s->depth] = true;
-}
+struct sizer {
+	struct sized *items;
+	size_t n, cap;
+};
 
-static void sizer_observe(void *arg, const yaml_event_t *e)
+static void sizer_close(void *arg, const struct wg_node *node, unsigned depth,
+			size_t start, size_t end)
 {
 	struct sizer *s = arg;
-	int d = s->depth;
 
-	switch (e->type) {
-	case YAML_SCALAR_EVENT:
-	case YAML_ALIAS_EVENT:
-		if (d < 1 || d > 3 || !s->is_map[d])
-			return;
-		if (s->want_key[d]) {
-			s->want_key[d] = false;
-			if (d == 2 && e->type == YAML_SCALAR_EVENT) {
-				const char *v = (const char *)
-					e->data.scalar.value;
-				size_t n = e->data.scalar.length;
-
-				s->pending = n == 6 && !memcmp(v, "object", 6)
-					? 1 : n == 9 && !memcmp(v, "oldObject",
-								9) ? 2 : 0;
-			}
-		} else {
-			s->want_key[d] = true;
-			if (d == 2)
-				s->pending = 0;
-		}
-		return;
-	case YAML_MAPPING_START_EVENT:
-	case YAML_SEQUENCE_START_EVENT:
-		s->depth = ++d;
-		if (d <= 3) {
-			s->is_map[d] = e->type == YAML_MAPPING_START_EVENT;
-			s->want_key[d] = true;
-		}
-		if (d == 3 && s->pending) {
-			s->open = s->pending;
-			s->start = e->start_mark.index;
-		}
-		return;
-	case YAML_MAPPING_END_EVENT:
-	case YAML_SEQUENCE_END_EVENT:
-		if (d == 3 && s->open) {
-			s->sizes[s->open] = e->end_mark.index - s->start;
-			s->open = 0;
-		}
-		if (d == 3)
-			s->pending = 0;
-		s->depth = --d;
-		sizer_value_done(s);
-		return;
-	default:
-		return;
+	if (depth == 3) {
+		WG_GROW(s->items, s->cap, s->n + 1);
+		s->items[s->n++] = (struct sized){ node, end - start };
 	}
+}
+
+/* The size of node's text: 0 for a scalar or none. */
+static size_t sized(const struct sizer *s, const struct wg_node *node)
+{
+	for (size_t i = 0; node && i < s->n; i++)
+		if (s->items[i].node == node)
+			return s->items[i].size;
+	return 0;
 }
 
 /* The scalar under key in m as a NUL-terminated copy, "" when absent or
@@ -154,13 +114,12 @@ enum wg_review_error wg_review_decode(struct wg_ctx *ctx,
 	struct wg_input in = { .name = (char *)"<request>",
 			       .data = (char *)body, .len = len,
 			       .borrowed = true };
-	struct sizer sz = { 0 };
-	struct wg_reader r;
-	struct wg_node *root = NULL, *req, *more;
+	struct sizer sz;
+	struct wg_json_opts jo = { sizer_close, &sz };
+	struct wg_node **roots, *root, *req;
 	const struct wg_node *n;
 	size_t from = ctx->log.ndiags;
-	unsigned index;
-	int rc;
+	long docs;
 
 	memset(out, 0, sizeof(*out));
 	*why = "";
@@ -169,20 +128,22 @@ enum wg_review_error wg_review_decode(struct wg_ctx *ctx,
 				       len, WG_REVIEW_MAX_BODY);
 		return WG_REVIEW_TOO_LARGE;
 	}
-	wg_reader_init(&r, ctx, &in);
-	r.observe = sizer_observe;
-	r.observe_arg = &sz;
-	rc = wg_reader_next(&r, a, &root, &index);
-	if (rc == 1 && wg_reader_next(&r, a, &more, &index) != 0) {
-		wg_reader_release(&r);
-		*why = "more than one document";
+	memset(&sz, 0, sizeof(sz));
+	docs = wg_json_read(ctx, &in, a, &jo, &roots);
+	if (docs == 1) {
+		req = wg_map_get(roots[0], "request");
+		out->object_bytes = sized(&sz, object_at(req, "object"));
+		out->old_object_bytes = sized(&sz, object_at(req,
+							     "oldObject"));
+	}
+	free(sz.items);
+	if (docs != 1) {
+		*why = docs == 0 ? "the body is empty"
+		       : docs > 1 ? "more than one document"
+				  : parse_error(ctx, a, from);
 		return WG_REVIEW_MALFORMED;
 	}
-	wg_reader_release(&r);
-	if (rc != 1) {
-		*why = rc == 0 ? "the body is empty" : parse_error(ctx, a, from);
-		return WG_REVIEW_MALFORMED;
-	}
+	root = roots[0];
 	if (!wg_is_map(root) || !wg_scalar_is(wg_map_get(root, "kind"),
 					      "AdmissionReview")) {
 		*why = "not an AdmissionReview";
@@ -221,8 +182,6 @@ enum wg_review_error wg_review_decode(struct wg_ctx *ctx,
 	out->dry_run = wg_node_bool(wg_map_get(req, "dryRun")) == WG_BOOL_TRUE;
 	out->object = object_at(req, "object");
 	out->old_object = object_at(req, "oldObject");
-	out->object_bytes = sz.sizes[1];
-	out->old_object_bytes = sz.sizes[2];
 	return WG_REVIEW_OK;
 }
 

@@ -31,14 +31,21 @@ struct wg_node_journal {
 
 _Thread_local struct wg_node_journal *wg_node_journal_active;
 
-struct wg_node_journal *wg_node_journal_new(void)
+struct wg_node_journal *wg_node_journal_new_sized(size_t expect)
 {
 	struct wg_node_journal *j = wg_xcalloc(1, sizeof(*j));
 
-	j->cap = 1024;
+	j->cap = 16;
+	while (j->cap < 2 * expect && j->cap < SIZE_MAX / 4)
+		j->cap *= 2;
 	j->slots = wg_xcalloc(j->cap, sizeof(*j->slots));
 	wg_arena_init(&j->arena);
 	return j;
+}
+
+struct wg_node_journal *wg_node_journal_new(void)
+{
+	return wg_node_journal_new_sized(512);
 }
 
 void wg_node_journal_free(struct wg_node_journal *j)

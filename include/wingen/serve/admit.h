@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "wingen/base/arena.h"
 #include "wingen/base/buf.h"
 #include "wingen/profile/profile.h"
 
@@ -94,6 +95,8 @@ struct wg_admit {
 	size_t nwarnings;	/* findings sent as warnings */
 	struct wg_buf reason;	/* why denied or refused, one line */
 	struct wg_buf scratch;
+	struct wg_arena arena;	/* a request's tree; its block is kept for
+				   the next request (up to KEEP_BYTES) */
 };
 
 void wg_admit_init(struct wg_admit *a);

@@ -12,8 +12,9 @@
 /*
  * The AdmissionReview codec (admission.k8s.io/v1), the contract of the
  * Kubernetes documentation "Dynamic Admission Control": a request body
- * read into a tree by wingen's own reader (JSON is YAML), and the
- * response written as JSON with the patch in base64 (GnuTLS's encoder).
+ * read into a tree by wingen's JSON reader (yaml/json_reader.h: the tree
+ * the YAML reader would make of it, from yajl's parse), and the response
+ * written as JSON with the patch in base64 (GnuTLS's encoder).
  */
 
 /* The API server's limit on one object in a request (3 MiB), and the

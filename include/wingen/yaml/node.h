@@ -162,8 +162,11 @@ struct wg_node *wg_node_clone(struct wg_arena *arena,
  */
 struct wg_node_journal;
 
-/* A new, empty journal (owned by the caller: wg_node_journal_free()). */
+/* A new, empty journal (owned by the caller: wg_node_journal_free()),
+ * sized for a stream's edits; _sized for about expect collections (it
+ * grows past them): one object's edits are a handful. */
 struct wg_node_journal *wg_node_journal_new(void);
+struct wg_node_journal *wg_node_journal_new_sized(size_t expect);
 void wg_node_journal_free(struct wg_node_journal *journal);
 
 /* Makes journal the calling thread's active journal: edits from now on
