@@ -115,7 +115,7 @@ enum wg_review_error wg_review_decode(struct wg_ctx *ctx,
 			       .data = (char *)body, .len = len,
 			       .borrowed = true };
 	struct sizer sz;
-	struct wg_json_opts jo = { sizer_close, &sz };
+	struct wg_json_opts jo = { sizer_close, &sz, true };
 	struct wg_node **roots, *root, *req;
 	const struct wg_node *n;
 	size_t from = ctx->log.ndiags;

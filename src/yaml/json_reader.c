@@ -340,8 +340,48 @@ static int on_bool(void *arg, int b)
 	return b ? plain(arg, "true", 4) : plain(arg, "false", 5);
 }
 
+/* Whether the number s (valid JSON, len bytes) is an int64 or, with a
+ * fraction or exponent, a finite double. */
+static bool fits_64_bits(const char *s, size_t len)
+{
+	static const char int64_max[] = "9223372036854775807";
+	const char *d = s + (*s == '-');
+	size_t digits = len - (size_t)(d - s);
+	char buf[64], *copy;
+	double v;
+
+	if (!memchr(s, '.', len) && !memchr(s, 'e', len)
+	    && !memchr(s, 'E', len)) {
+		/* -9223372036854775808 passes as one beyond int64's max: JSON
+		 * writes no leading zeros, so length then text compare */
+		if (digits != sizeof(int64_max) - 1)
+			return digits < sizeof(int64_max) - 1;
+		return memcmp(d, int64_max, digits) <= 0
+		       || (*s == '-' && !memcmp(d, "9223372036854775808", digits));
+	}
+	copy = len < sizeof(buf) ? buf : malloc(len + 1);
+	if (!copy)
+		return false;
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	v = strtod(copy, NULL);
+	if (copy != buf)
+		free(copy);
+	return v - v == 0;	/* not inf (nor nan, which JSON cannot write) */
+}
+
 static int on_number(void *arg, const char *s, size_t len)
 {
+	struct jr *r = arg;
+
+	if (r->opts && r->opts->int64_or_double && !fits_64_bits(s, len)) {
+		if (!begin(r))
+			return 0;
+		return fail_at(r, r->tok_line, r->tok_col, "the number %.*s%s "
+			       "is out of range (a 64-bit integer, or a "
+			       "double)", len > 24 ? 24 : (int)len, s,
+			       len > 24 ? "..." : "");
+	}
 	return plain(arg, s, len);
 }
 

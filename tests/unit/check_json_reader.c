@@ -2,8 +2,9 @@
  * The JSON reader (yaml/json_reader.h) against the YAML reader: every
  * corpus file converted to JSON (compact, indented with spaces, with
  * tabs and CR LF, with CR alone; one value a document and all of a
- * file's documents as one JSON stream) is read into the same trees, node
- * for node, positions included; texts both refuse, texts only YAML
+ * file's documents as one JSON stream) and the webhook's test pods as
+ * written and inside a review are read into the same trees, node for
+ * node, positions included; texts both refuse, texts only YAML
  * reads, the limits, and the one known difference.
  */
 #include <ftw.h>
@@ -53,7 +54,8 @@ static void agree(const char *text, size_t docs)
 	ck_assert_uint_eq(r.json_docs, docs);
 }
 
-/* Both refuse it; the JSON reader's message has what. */
+/* Both refuse it; the JSON reader's message has what, and is the YAML
+ * reader's, position included, when that one says what too. */
 static void both_refuse(const char *text, size_t len, const char *what)
 {
 	struct jd_result r = compare_n(text, len, NULL);
@@ -62,6 +64,10 @@ static void both_refuse(const char *text, size_t len, const char *what)
 		      r.why);
 	ck_assert_msg(strstr(r.json_error, what), "'%s': message '%s' lacks "
 		      "'%s'", text, r.json_error, what);
+	/* where both name the same fault (encoding, tab, duplicate key),
+	 * the same message at the same line and column */
+	if (strstr(r.yaml_error, what))
+		ck_assert_str_eq(r.json_error, r.yaml_error);
 }
 
 START_TEST(test_reads_as_yaml_does)
@@ -269,7 +275,7 @@ START_TEST(test_close_hook)
 {
 	const char *text = "\xef\xbb\xbf {\"a\": 1, \"o\": { \"x\": [1] } }";
 	struct span s = { 0 };
-	struct wg_json_opts o = { on_close, &s };
+	struct wg_json_opts o = { on_close, &s, false };
 	struct wg_ctx ctx;
 	struct wg_arena arena;
 	struct wg_input in;
@@ -285,6 +291,53 @@ START_TEST(test_close_hook)
 	wg_input_release(&in);
 	wg_arena_release(&arena);
 	wg_ctx_release(&ctx);
+}
+END_TEST
+
+/* int64_or_double: what a 64-bit decoder holds, and nothing else. */
+static int read_numbers(const char *text)
+{
+	struct wg_json_opts o = { NULL, NULL, true };
+	struct wg_ctx ctx;
+	struct wg_arena arena;
+	struct wg_input in;
+	struct wg_node **roots;
+	long n;
+
+	wg_ctx_init(&ctx);
+	wg_arena_init(&arena);
+	input_of(&in, text, strlen(text));
+	n = wg_json_read(&ctx, &in, &arena, &o, &roots);
+	ck_assert_msg(n == 1 || (n == -1 && ctx.log.ndiags
+				 && strstr(ctx.log.diags[0].message,
+					   "out of range")), "%s: %ld", text, n);
+	wg_input_release(&in);
+	wg_arena_release(&arena);
+	wg_ctx_release(&ctx);
+	return n == 1;
+}
+
+START_TEST(test_int64_or_double)
+{
+	static const char *const fit[] = {
+		"[0]", "[-0]", "[9223372036854775807]",
+		"[-9223372036854775808]", "[922337203685477580]",
+		"[1e308]", "[-1.7976931348623157e308]", "[1e-400]",
+		"[0.000000000000000000000000000000000000000000000001]",
+		"[123456789012345678901234567890.5]",
+	};
+	static const char *const beyond[] = {
+		"[9223372036854775808]", "[-9223372036854775809]",
+		"[10000000000000000000]", "[1e309]", "[-1E+400]",
+		"{\"a\":[1,{\"b\":99999999999999999999999}]}",
+	};
+
+	for (size_t i = 0; i < sizeof(fit) / sizeof(*fit); i++)
+		ck_assert_msg(read_numbers(fit[i]), "%s", fit[i]);
+	for (size_t i = 0; i < sizeof(beyond) / sizeof(*beyond); i++)
+		ck_assert_msg(!read_numbers(beyond[i]), "%s", beyond[i]);
+	/* the YAML reader has no such rule, nor the JSON reader without it */
+	ck_assert(compare("[1e309]").json_ok);
 }
 END_TEST
 
@@ -370,6 +423,22 @@ static int each_file(const char *path, const struct stat *st, int type,
 	wg_ctx_init(&ctx);
 	wg_arena_init(&arena);
 	if (wg_input_read(&ctx, path, &in) == 0) {
+		if (n > 5 && !strcmp(path + n - 5, ".json")) {
+			/* as written, and inside a review as the API
+			 * server sends it */
+			struct wg_buf raw = WG_BUF_INIT;
+
+			wg_buf_add(&raw, in.data, in.len);
+			check_text(path, "as written", &raw, 1, corpus_tally);
+			wg_buf_reset(&raw);
+			wg_buf_addstr(&raw, "{\"apiVersion\":\"admission.k8s.io/"
+				      "v1\",\"kind\":\"AdmissionReview\","
+				      "\"request\":{\"uid\":\"u\",\"object\":");
+			wg_buf_add(&raw, in.data, in.len);
+			wg_buf_addstr(&raw, ",\"oldObject\":null}}\n");
+			check_text(path, "in a review", &raw, 1, corpus_tally);
+			wg_buf_release(&raw);
+		}
 		wg_reader_init(&r, &ctx, &in);
 		while (wg_reader_next(&r, &arena, &root, &index) > 0)
 			if (nroots < 4096 && (wg_is_map(root)
@@ -421,6 +490,9 @@ START_TEST(test_corpus)
 	struct tally t = { 0 };
 
 	corpus_tally = &t;
+	/* the webhook's test pods (JSON as the API server writes it) */
+	nftw(WG_TEST_DATA "/serve", each_file, 16, FTW_PHYS);
+	ck_assert_uint_ge(t.texts, 8);
 	for (size_t i = 0; i < 2; i++)
 		nftw(dirs[i], each_file, 16, FTW_PHYS);
 	if (!t.files) {
@@ -448,6 +520,7 @@ static Suite *json_reader_suite(void)
 	tcase_add_test(tc, test_limits);
 	tcase_add_test(tc, test_line_separators_kept);
 	tcase_add_test(tc, test_close_hook);
+	tcase_add_test(tc, test_int64_or_double);
 	tcase_add_test(tc, test_corpus);
 	suite_add_tcase(s, tc);
 	return s;

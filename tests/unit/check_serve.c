@@ -269,6 +269,75 @@ START_TEST(test_bad_requests)
 }
 END_TEST
 
+/* A review whose object the webhook cannot read as the API server would:
+ * a 400 that says why at line:col, never an answer (and so never
+ * allowed).  Each is a pod that would be allowed and patched but for
+ * the one fault. */
+START_TEST(test_unreadable_objects)
+{
+	static const struct { const char *extra, *why; } cases[] = {
+		{ ",\"priority\":1,\"priority\":2", "duplicate mapping key" },
+		{ ",\"priority\":9223372036854775808", "out of range" },
+		{ ",\"priority\":-9223372036854775809", "out of range" },
+		{ ",\"priority\":123456789012345678901234567890",
+		  "out of range" },
+		{ ",\"x\":{\"cpu\":1e999}", "out of range" },
+		{ ",\"x\":{\"cpu\":-2.5E+400}", "out of range" },
+		{ ",\"hostname\":\"a\xff\"", "UTF-8" },
+		{ ",\"hostname\":\"a\xc0\xaf" "b\"", "UTF-8" },
+		{ ",\"hostname\":\"a\xed\xa0\x80\"", "Unicode" },
+		{ ",\"hostname\":\"a\x01\"", "control characters" },
+		{ ",\"hostname\":\"\\ud83d\\ude00\"", "surrogate" },
+		{ ",\"hostname\":\"a\"\"b\"", "not JSON" },
+		{ ",\"hostname\":'a'", "not JSON" },
+		{ ",hostname:\"a\"", "not JSON" },
+		{ ",\"priority\":01", "not JSON" },
+		{ ",\"priority\":NaN", "not JSON" },
+		{ ",\"hostname\":\"a\",", "not JSON" },
+	};
+	struct fx f;
+	struct wg_buf deep = WG_BUF_INIT;
+
+	fx_init(&f, NULL);
+	/* the same pod without a fault: patched, so each 400 is the fault's */
+	run(&f, WG_ADMIT_MUTATE, true, NULL,
+	    review("CREATE", "web", pod(WIN_IMAGE, ",\"priority\":"
+					"9223372036854775807"), NULL));
+	ck_assert_int_eq(f.a.outcome, WG_OUTCOME_PATCHED);
+	run(&f, WG_ADMIT_MUTATE, true, NULL,
+	    review("CREATE", "web", pod(WIN_IMAGE, ",\"x\":{\"cpu\":"
+					"-1.5e300}"), NULL));
+	ck_assert_msg(f.a.outcome == WG_OUTCOME_PATCHED, "%s", f.a.body.buf);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		run(&f, WG_ADMIT_MUTATE, true, NULL,
+		    review("CREATE", "web", pod(WIN_IMAGE, cases[i].extra),
+			   NULL));
+		ck_assert_msg(f.a.http_status == 400, "%s: %d", cases[i].extra,
+			      f.a.http_status);
+		ck_assert_int_eq(f.a.outcome, WG_OUTCOME_BAD_REQUEST);
+		ck_assert_msg(!strstr(f.a.body.buf, "\"allowed\""), "%s: %s",
+			      cases[i].extra, f.a.body.buf);
+		ck_assert_msg(strstr(f.a.reason.buf, cases[i].why),
+			      "%s: '%s' lacks '%s'", cases[i].extra,
+			      f.a.reason.buf, cases[i].why);
+		ck_assert_msg(strstr(f.a.reason.buf, "1:"), "%s: no position "
+			      "in '%s'", cases[i].extra, f.a.reason.buf);
+	}
+	/* nesting past the reader's depth limit (512) */
+	wg_buf_addstr(&deep, ",\"x\":");
+	for (int i = 0; i < 600; i++)
+		wg_buf_addch(&deep, '[');
+	for (int i = 0; i < 600; i++)
+		wg_buf_addch(&deep, ']');
+	run(&f, WG_ADMIT_VALIDATE, false, NULL,
+	    review("CREATE", "web", pod(WIN_IMAGE, deep.buf), NULL));
+	ck_assert_int_eq(f.a.http_status, 400);
+	ck_assert_ptr_nonnull(strstr(f.a.reason.buf, "nesting deeper"));
+	wg_buf_release(&deep);
+	fx_release(&f);
+}
+END_TEST
+
 /* Reviews it does not handle: allowed false with the reason. */
 START_TEST(test_refused)
 {
@@ -402,6 +471,7 @@ static Suite *serve_suite(void)
 	tcase_add_test(tc, test_conflict);
 	tcase_add_test(tc, test_validate);
 	tcase_add_test(tc, test_bad_requests);
+	tcase_add_test(tc, test_unreadable_objects);
 	tcase_add_test(tc, test_refused);
 	tcase_add_test(tc, test_namespace_and_update);
 	tcase_add_test(tc, test_repeatable);

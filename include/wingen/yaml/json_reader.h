@@ -1,6 +1,7 @@
 #ifndef WINGEN_JSON_READER_H
 #define WINGEN_JSON_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "wingen/base/arena.h"
@@ -55,6 +56,12 @@ typedef void wg_json_close_fn(void *arg, const struct wg_node *node,
 struct wg_json_opts {
 	wg_json_close_fn *on_close;	/* NULL: none */
 	void *on_close_arg;
+	/* Refuse a number no 64-bit reader holds: an integer outside
+	 * int64, or one with a fraction or exponent that overflows a
+	 * double (the API server's decoder reads one or the other).  The
+	 * YAML reader has no such rule: a caller that sets it reads less
+	 * than the YAML reader, never something else. */
+	bool int64_or_double;
 };
 
 /*
