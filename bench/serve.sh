@@ -3,7 +3,8 @@
 # keep-alive on loopback, a typical 4 KB pod review (a Deployment's pod
 # as the API server sends it: defaults, managedFields, the projected
 # service-account volume), load from wrk on the same machine.
-#   bench/serve.sh [--build DIR] [--seconds N] [--rss-requests N] [--out FILE]
+#   bench/serve.sh [--build DIR] [--seconds N] [--rss-requests N] [--threads N]
+#                  [--out FILE]
 # Three runs:
 #   paced       1,000 requests/s (wrk's delay() over 8 connections):
 #               p50/p90/p99/p99.9 latency (target: p99 <= 1 ms)
@@ -16,12 +17,13 @@
 # as a Markdown section.  Needs wrk, openssl, python3.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-build=$here/../build seconds=20 rss_requests=1000000 out=
+build=$here/../build seconds=20 rss_requests=1000000 out= threads=2
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build) build=$2; shift 2 ;;
 	--seconds) seconds=$2; shift 2 ;;
 	--rss-requests) rss_requests=$2; shift 2 ;;
+	--threads) threads=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	*) echo "bench/serve.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
@@ -41,7 +43,8 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
 python3 "$here/serve-review.py" "$here/../tests/data/serve/windows-pod.json" review.json
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 "$wingen" serve --tls-cert-file tls.crt --tls-private-key-file tls.key \
-	--port "$port" --address 127.0.0.1 --log-level warn 2>serve.log &
+	--port "$port" --address 127.0.0.1 --threads "$threads" \
+	--log-level warn 2>serve.log &
 pid=$!
 for _ in $(seq 100); do
 	curl -sk "https://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
@@ -89,7 +92,7 @@ report() {
 	echo "wingen serve at $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?'),"
 	echo "$(date -u +%Y-%m-%d), TLS 1.3 (GnuTLS, ECDSA P-256) with keep-alive over loopback,"
 	echo "one $bytes-byte review of a Windows pod (5 patch operations) POSTed to"
-	echo "/mutate by wrk on the same 2-CPU machine (1 wrk thread; 2 server threads);"
+	echo "/mutate by wrk on the same 2-CPU machine (1 wrk thread; $threads server threads);"
 	echo "load average before the runs: see each row.  Latency in ms, as wrk"
 	echo "times a request; server CPU per request from /proc/PID/stat."
 	echo
@@ -103,6 +106,6 @@ report() {
 	echo "RSS over the rss run's requests: ${rss0} KiB before, ${rssmid} KiB half-way,"
 	echo "${rss1} KiB after, ${rssmax} KiB at most."
 	echo
-	echo "Command: \`bench/serve.sh --seconds $seconds --rss-requests $rss_requests\`"
+	echo "Command: \`bench/serve.sh --seconds $seconds --rss-requests $rss_requests --threads $threads\`"
 }
 report | tee ${out:+"$out"}

@@ -31,6 +31,13 @@
 #define MAX_WATCH 6
 /* A kubelet swaps a mount in a few steps: reload once they settle. */
 #define SETTLE_MS 200
+/*
+ * libmicrohttpd's memory for one connection (its read buffer, the request
+ * and response headers; a body is copied out as it arrives): half its
+ * default, since it clears the whole of it after each request, and the
+ * API server's headers take a few hundred bytes.  Beyond it: 431.
+ */
+#define CONNECTION_MEMORY ((size_t)16 << 10)
 
 struct wg_server {
 	struct wg_serve_config c;
@@ -601,6 +608,7 @@ static struct MHD_Daemon *start_daemon(struct wg_server *s,
 		"NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2",
 		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)s->c.threads,
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->c.max_connections,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, CONNECTION_MEMORY,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->c.idle_timeout,
 		MHD_OPTION_NOTIFY_COMPLETED, completed, s,
 		MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, s,
