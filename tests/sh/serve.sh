@@ -263,6 +263,16 @@ python3 -c 'import json; r=json.load(open("windows.review.json")); del r["reques
 [ "$(status nouid.json)" = 400 ] || no "a review without request.uid is not a 400"
 head -c $((8 << 20)) /dev/zero | tr '\0' ' ' >huge.json
 [ "$(status huge.json)" = 413 ] || no "an 8 MiB body is not a 413"
+# headers past libmicrohttpd's 16 KiB a connection: 431; 12 KB pass
+for n in 12000:200 20000:431; do
+	code=$(curl -sS -o /dev/null -w '%{http_code}' --cacert ca.crt \
+		--resolve "wingen.wingen-system.svc:$port:127.0.0.1" \
+		-H "X-Pad: $(head -c "${n%%:*}" /dev/zero | tr '\0' a)" \
+		-H 'Content-Type: application/json' \
+		--data-binary @windows.review.json \
+		"https://wingen.wingen-system.svc:$port/mutate")
+	[ "$code" = "${n#*:}" ] || no "a ${n%%:*}-byte header: $code, not ${n#*:}"
+done
 python3 - <<'PY'
 import json
 r = json.load(open("windows.review.json"))
