@@ -28,9 +28,18 @@ enum {
 	WG_EXIT_TROUBLE = 2,
 };
 
+/* A command's entry point: argv[0] is the command's name. */
+typedef int (*wg_command_fn)(int argc, char **argv);
+
+/*
+ * What a command says of itself: the table of commands.c, in help's
+ * order, ended by a NULL name.  It runs nothing, so every file of the CLI
+ * may read it; the entry points are main.c's, the only file above the
+ * commands, which gives them to the one command that runs others
+ * (completion, through a wg_command_runner).
+ */
 struct wg_command {
 	const char *name;
-	int (*run)(int argc, char **argv);
 	const char *synopsis;	/* one line: "fmt [-f PATH]..." */
 	const char *summary;	/* one line: what it does */
 	const char *help;	/* the options, as printed by --help */
@@ -38,6 +47,9 @@ struct wg_command {
 
 extern const struct wg_command wg_commands[];
 const struct wg_command *wg_command_find(const char *name);
+
+/* The entry point of the command called name, or NULL (main.c's). */
+typedef wg_command_fn (*wg_command_runner)(const char *name);
 
 /* Prints "wingen CMD: message" and the synopsis to stderr; returns 2. */
 int wg_usage_error(const char *cmd, const char *fmt, ...)
@@ -143,11 +155,6 @@ void wg_cli_explain(FILE *out, const struct wg_log *log);
  */
 unsigned wg_cli_default_jobs(void);
 
-/* A thread count given to option --name of cmd: 1 to WG_EMIT_MAX_JOBS.
- * 0, or WG_EXIT_USAGE after a usage error. */
-int wg_cli_parse_jobs(const char *cmd, const char *name, const char *arg,
-		      unsigned *jobs);
-
 /* Parses "yaml" or "json" (the --output-format value). */
 int wg_parse_format(const char *cmd, const char *arg, enum wg_format *out);
 
@@ -249,9 +256,6 @@ void wg_cli_nodes_check(struct wg_ctx *ctx, const struct wg_cli_nodes *n,
 			const struct wg_profile *p,
 			const struct wg_resources *list, bool classes_apart);
 
-/* Parses the --load-restrictor value: rootonly or none. */
-int wg_parse_load_restrictor(const char *cmd, const char *arg, bool *none);
-
 /*
  * build --diff and --check (diff.c).  wg_cli_snapshot() records each
  * resource of list as the YAML writer writes it (in res->payload, in the
@@ -289,7 +293,8 @@ int wg_cmd_init(int argc, char **argv);
 int wg_cmd_migrate(int argc, char **argv);
 int wg_cmd_runtimeclasses(int argc, char **argv);
 int wg_cmd_schema(int argc, char **argv);
-int wg_cmd_completion(int argc, char **argv);
+/* completion: runs each command (through run) to read its options. */
+int wg_cli_completion(int argc, char **argv, wg_command_runner run);
 int wg_cmd_serve(int argc, char **argv);
 int wg_cmd_version(int argc, char **argv);
 int wg_cmd_help(int argc, char **argv);

@@ -1,17 +1,14 @@
 /*
- * The command table, and help (too small for a file of its own).
+ * The command table: what each command says of itself (cli.h).  It names
+ * no entry point; main.c holds those.
  */
-#include <stdio.h>
-#include <string.h>
+#include <stddef.h>
 
 #include "cli.h"
-#include "options.h"
-#include "wingen/chain/registry.h"
-#include "wingen/core/plugin.h"
 
 const struct wg_command wg_commands[] = {
 	{
-		"build", wg_cmd_build,
+		"build",
 		"build [PROFILE|-] [-f PATH]... [-o yaml|json] [--output-file "
 		"FILE] [--explain] [--strict] [--diff] [--check] "
 		"[--print-profile] [--no-runtimeclasses | "
@@ -85,7 +82,7 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
-		"post-render", wg_cmd_post_render,
+		"post-render",
 		"post-render [PROFILE] [-o yaml|json] [--output-file FILE] "
 		"[--strict] [--explain] [-j N] [--nodes NODES] "
 		"[--retarget OLD=NEW]...",
@@ -119,7 +116,7 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
-		"builds", wg_cmd_builds,
+		"builds",
 		"builds [-o table|json] [--output-file FILE] [--images]",
 		"Print the catalog of Windows Server builds wingen knows.",
 		"One row per release: build number (the node.kubernetes.io/\n"
@@ -136,7 +133,7 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
-		"check", wg_cmd_check,
+		"check",
 		"check [PROFILE|-] [-f PATH]... [-o text|json|sarif] [--output-file "
 		"FILE] [--strict] [--nodes NODES] [--retarget OLD=NEW]...",
 		"Run the chain as build does and report, writing no manifests.",
@@ -175,7 +172,7 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
-		"fn", wg_cmd_fn, "fn",
+		"fn", "fn",
 		"Run as a KRM function: ResourceList on stdin and stdout.",
 		"For kpt (kpt fn eval DIR --exec wingen, a Kptfile pipeline) and\n"
 		"kustomize exec functions.  Reads one ResourceList (apiVersion\n"
@@ -235,7 +232,7 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
-		"fmt", wg_cmd_fmt,
+		"fmt",
 		"fmt [-f PATH]... [-o yaml|json] [--output-file FILE] [-j N]",
 		"Read manifests and write them back unchanged (no plugins).",
 		"Empty documents are dropped and Lists expanded; everything else\n"
@@ -256,7 +253,7 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
-		"init", wg_cmd_init,
+		"init",
 		"init [-f NODES]... [-o yaml] [--output-file FILE]",
 		"Write a profile from the cluster's nodes.",
 		"Start here: kubectl get nodes -o json | wingen init > profile.yaml\n\n"
@@ -280,7 +277,7 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
-		"migrate", wg_cmd_migrate,
+		"migrate",
 		"migrate [PROFILE] PATH... (--in-place | --diff | --check | "
 		"--values-out FILE) [--reformat-fallback] [--runtimeclass-file FILE] [-j N] "
 		"[-f VALUES]... [--set K=V]... [--set-string K=V]... "
@@ -378,7 +375,7 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
-		"runtimeclasses", wg_cmd_runtimeclasses,
+		"runtimeclasses",
 		"runtimeclasses [PROFILE|-] [-o yaml|json] [--output-file FILE]",
 		"Print the profile's RuntimeClasses, installed once per cluster.",
 		"Writes one node.k8s.io/v1 RuntimeClass per build of the profile\n"
@@ -396,7 +393,7 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
-		"completion", wg_cmd_completion,
+		"completion",
 		"completion bash|zsh|fish [--output-file FILE]",
 		"Print the shell completion script for bash, zsh or fish.",
 		"Writes a completion script made from wingen's own tables of\n"
@@ -414,7 +411,7 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
-		"schema", wg_cmd_schema,
+		"schema",
 		"schema [-o json] [--output-file FILE]",
 		"Print the profile's JSON Schema (for editors and validators).",
 		"Writes the JSON Schema (2020-12) of a profile: every key with\n"
@@ -431,7 +428,7 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
-		"serve", wg_cmd_serve,
+		"serve",
 		"serve [PROFILE] --tls-cert-file FILE --tls-private-key-file "
 		"FILE [--port N] [--address ADDR] [--audit] [--kinds LIST] "
 		"[--log-format text|json]",
@@ -484,7 +481,7 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
-		"version", wg_cmd_version,
+		"version",
 		"version [-o text|json] [--output-file FILE] [--short]",
 		"Print the version of wingen and of the libraries it uses.",
 		"One line for wingen, one for the git commit it was built from\n"
@@ -503,48 +500,8 @@ const struct wg_command wg_commands[] = {
 		"  -h, --help               show this help\n",
 	},
 	{
-		"help", wg_cmd_help, "help [COMMAND|plugins]",
+		"help", "help [COMMAND|plugins]",
 		"Show the commands, or one command's options.", "",
 	},
-	{ NULL, NULL, NULL, NULL, NULL },
+	{ NULL, NULL, NULL, NULL },
 };
-
-/* wingen help plugins: what a profile's transforms: may list, in the
- * default chain's order. */
-static int help_plugins(void)
-{
-	puts("plugins (the default chain, in order):");
-	for (size_t i = 0; wg_plugins[i]; i++)
-		printf("  %-20s %s%s\n", wg_plugins[i]->name,
-		       wg_plugins[i]->kind == WG_PLUGIN_GENERATOR
-		       ? "(generator) " : "", wg_plugins[i]->summary);
-	return WG_EXIT_OK;
-}
-
-int wg_cmd_help(int argc, char **argv)
-{
-	static const struct wg_opt opts[] = { WG_OPT_END };
-	struct wg_pathlist args = { 0 };
-	int rc = wg_parse_options("help", argc, argv, opts, &args);
-	bool named = rc == 0 && args.len;
-
-	if (named && args.len > 1)
-		rc = wg_usage_error("help", "unexpected argument '%s'",
-				    args.items[1]);
-	else if (named)
-		rc = strcmp(args.items[0], "plugins") == 0
-		     ? help_plugins() : wg_print_help(args.items[0]);
-	wg_pathlist_release(&args);
-	if (named || rc > 0 || wg_cli_describing())
-		return rc > 0 ? rc : WG_EXIT_OK;
-	puts("usage: wingen COMMAND [OPTIONS]\n\n"
-	     "Render Kubernetes manifests for clusters that mix Linux and "
-	     "Windows nodes.\n\ncommands:");
-	for (const struct wg_command *c = wg_commands; c->name; c++)
-		printf("  %-15s %s\n", c->name, c->summary);
-	puts("\nRun 'wingen help COMMAND' or 'wingen COMMAND --help' for a "
-	     "command's options,\n'wingen help plugins' for the plugins a "
-	     "profile can chain.\nExit status: 0 success, 1 failure, 2 usage "
-	     "error.");
-	return WG_EXIT_OK;
-}

@@ -461,20 +461,6 @@ unsigned wg_cli_default_jobs(void)
 	return cpus < 4 ? cpus : 4;
 }
 
-int wg_cli_parse_jobs(const char *cmd, const char *name, const char *arg,
-		      unsigned *jobs)
-{
-	char *end;
-	long n = strtol(arg, &end, 10);
-
-	if (end == arg || *end || n < 1 || n > WG_EMIT_MAX_JOBS)
-		return wg_usage_error(cmd, "--%s takes a number from 1 to "
-				      "%d, not '%s'", name, WG_EMIT_MAX_JOBS,
-				      arg);
-	*jobs = (unsigned)n;
-	return 0;
-}
-
 int wg_parse_format(const char *cmd, const char *arg, enum wg_format *out)
 {
 	if (strcmp(arg, "yaml") == 0) {

@@ -294,7 +294,7 @@ static void positionals(struct wg_completion *c, struct wg_comp_cmd *cc,
 
 /* ---- gathering ------------------------------------------------------------ */
 
-void wg_completion_gather(struct wg_completion *c)
+int wg_completion_gather(struct wg_completion *c, wg_command_runner run)
 {
 	size_t n = 0;
 
@@ -307,7 +307,9 @@ void wg_completion_gather(struct wg_completion *c)
 
 		cc->name = cmd->name;
 		cc->summary = cmd->summary;
-		wg_cli_options_of(cmd, &info);
+		if (!run(cmd->name))
+			return -1;	/* a command of the table without one */
+		wg_cli_options_of(cmd->name, run(cmd->name), &info);
 		options(c, cc, cmd, &info);
 		if (!info.parsed || info.positional)
 			positionals(c, cc, cmd->synopsis);
@@ -321,6 +323,7 @@ void wg_completion_gather(struct wg_completion *c)
 			c->releases[n++] = names[i];
 	}
 	c->releases[n] = NULL;
+	return 0;
 }
 
 void wg_completion_release(struct wg_completion *c)
@@ -330,7 +333,7 @@ void wg_completion_release(struct wg_completion *c)
 
 /* ---- the command ---------------------------------------------------------- */
 
-int wg_cmd_completion(int argc, char **argv)
+int wg_cli_completion(int argc, char **argv, wg_command_runner run)
 {
 	static const struct {
 		const char *name;
@@ -368,12 +371,19 @@ int wg_cmd_completion(int argc, char **argv)
 		return rc < 0 ? wg_print_help("completion") : rc;
 	}
 	c = wg_xcalloc(1, sizeof(*c));
-	wg_completion_gather(c);
-	shells[shell].write(&out, c);
+	wg_ctx_init(&ctx);
+	if (wg_completion_gather(c, run) == 0) {
+		shells[shell].write(&out, c);
+		rc = wg_cli_write(&ctx, output, &out);
+	} else {
+		/* commands.c's table and main.c's entry points disagree */
+		wg_report_at(&ctx, WG_SEV_ERROR, NULL, 0, 0,
+			     "a command of the table has no entry point");
+		wg_cli_report(&ctx, false);
+		rc = WG_EXIT_FAIL;
+	}
 	wg_completion_release(c);
 	free(c);
-	wg_ctx_init(&ctx);
-	rc = wg_cli_write(&ctx, output, &out);
 	wg_ctx_release(&ctx);
 	wg_buf_release(&out);
 	wg_pathlist_release(&args);

@@ -59,9 +59,11 @@ struct wg_completion {
 	struct wg_arena arena;	/* the strings cut from the help texts */
 };
 
-/* Gathers everything from the tables (completion.c).  Release c with
- * wg_completion_release(). */
-void wg_completion_gather(struct wg_completion *c);
+/* Gathers everything from the tables (completion.c), running each command
+ * through run to read its options.  Returns -1 when a command of the
+ * table has no entry point.  Release c with wg_completion_release()
+ * either way. */
+int wg_completion_gather(struct wg_completion *c, wg_command_runner run);
 void wg_completion_release(struct wg_completion *c);
 
 /* The scripts, appended to out (completion_bash.c, _zsh.c, _fish.c). */

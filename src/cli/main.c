@@ -1,6 +1,8 @@
 /*
  * wingen: render Kubernetes manifests for mixed Linux/Windows clusters.
- * Dispatches to one command per file (cmd_*.c).
+ * Dispatches to one command per file (cmd_*.c): the entry points are
+ * here, above every command, so that what the commands share (the table
+ * of what each says of itself, commands.c) calls none of them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,9 +28,45 @@ static int finish(int rc)
 	return rc ? rc : WG_EXIT_FAIL;
 }
 
+static int run_completion(int argc, char **argv);
+
+static const struct {
+	const char *name;
+	wg_command_fn run;
+} entry_points[] = {
+	{ "build", wg_cmd_build },
+	{ "post-render", wg_cmd_post_render },
+	{ "builds", wg_cmd_builds },
+	{ "check", wg_cmd_check },
+	{ "fn", wg_cmd_fn },
+	{ "fmt", wg_cmd_fmt },
+	{ "init", wg_cmd_init },
+	{ "migrate", wg_cmd_migrate },
+	{ "runtimeclasses", wg_cmd_runtimeclasses },
+	{ "completion", run_completion },
+	{ "schema", wg_cmd_schema },
+	{ "serve", wg_cmd_serve },
+	{ "version", wg_cmd_version },
+	{ "help", wg_cmd_help },
+};
+
+static wg_command_fn entry_point(const char *name)
+{
+	for (size_t i = 0; i < sizeof(entry_points) / sizeof(*entry_points);
+	     i++)
+		if (strcmp(entry_points[i].name, name) == 0)
+			return entry_points[i].run;
+	return NULL;
+}
+
+static int run_completion(int argc, char **argv)
+{
+	return wg_cli_completion(argc, argv, entry_point);
+}
+
 static int dispatch(int argc, char **argv)
 {
-	const struct wg_command *cmd;
+	wg_command_fn run;
 
 	if (argc < 2) {
 		/* As kustomize and kpt run an exec function: no arguments,
@@ -41,10 +79,12 @@ static int dispatch(int argc, char **argv)
 		return wg_cmd_help(argc - 1, argv + 1);
 	if (strcmp(argv[1], "--version") == 0)
 		return wg_cmd_version(argc - 1, argv + 1);
-	cmd = wg_command_find(argv[1]);
-	if (!cmd)
+	/* a command is one of the table (help, completion and the usage
+	 * errors know it) with an entry point here */
+	run = wg_command_find(argv[1]) ? entry_point(argv[1]) : NULL;
+	if (!run)
 		return wg_unknown_command(argv[1]);
-	return cmd->run(argc - 1, argv + 1);
+	return run(argc - 1, argv + 1);
 }
 
 int main(int argc, char **argv)

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "wingen/base/alloc.h"
 #include "wingen/base/suggest.h"
+#include "wingen/yaml/emit_stream.h"
 
 /*
  * An unknown option: the message, with the closest long option when it
@@ -115,6 +116,41 @@ static int kustomize(const char *cmd, const char *arg)
 			      strcmp(cmd, "fmt") == 0 ? "" : " PROFILE");
 }
 
+/* A thread count given to option --name of cmd: 1 to WG_EMIT_MAX_JOBS.
+ * 0, or WG_EXIT_USAGE after a usage error. */
+static int parse_jobs(const char *cmd, const char *name, const char *arg,
+		      unsigned *jobs)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	if (end == arg || *end || n < 1 || n > WG_EMIT_MAX_JOBS)
+		return wg_usage_error(cmd, "--%s takes a number from 1 to "
+				      "%d, not '%s'", name, WG_EMIT_MAX_JOBS,
+				      arg);
+	*jobs = (unsigned)n;
+	return 0;
+}
+
+/* The --load-restrictor value: rootonly or none. */
+static int parse_load_restrictor(const char *cmd, const char *arg,
+				 bool *none)
+{
+	/* kustomize's spellings are accepted too. */
+	if (strcmp(arg, "none") == 0
+	    || strcmp(arg, "LoadRestrictionsNone") == 0) {
+		*none = true;
+		return 0;
+	}
+	if (strcmp(arg, "rootonly") == 0
+	    || strcmp(arg, "LoadRestrictionsRootOnly") == 0) {
+		*none = false;
+		return 0;
+	}
+	return wg_usage_error(cmd, "--load-restrictor must be 'rootonly' or "
+			      "'none', not '%s'", arg);
+}
+
 static int apply(const char *cmd, const struct wg_opt *o, const char *arg)
 {
 	switch (o->kind) {
@@ -131,9 +167,9 @@ static int apply(const char *cmd, const struct wg_opt *o, const char *arg)
 	case WG_OPT_FORMAT:
 		return choice(cmd, o, arg);
 	case WG_OPT_RESTRICTOR:
-		return wg_parse_load_restrictor(cmd, arg, o->target);
+		return parse_load_restrictor(cmd, arg, o->target);
 	case WG_OPT_JOBS:
-		return wg_cli_parse_jobs(cmd, o->name, arg, o->target);
+		return parse_jobs(cmd, o->name, arg, o->target);
 	case WG_OPT_FILES:
 		return files(cmd, o, arg);
 	case WG_OPT_IGNORED:
@@ -146,17 +182,9 @@ static int apply(const char *cmd, const struct wg_opt *o, const char *arg)
 
 const char *const wg_load_restrictors[] = { "rootonly", "none", NULL };
 
-/* Where wg_parse_options() copies its table while describing. */
-static struct wg_opts_info *describing;
-
-bool wg_cli_describing(void)
-{
-	return describing != NULL;
-}
-
 static void describe(const struct wg_opt *opts, size_t n, bool positional)
 {
-	struct wg_opts_info *d = describing;
+	struct wg_opts_info *d = wg_cli_describe_target();
 
 	d->parsed = true;
 	d->positional = positional;
@@ -174,17 +202,18 @@ static void describe(const struct wg_opt *opts, size_t n, bool positional)
 	}
 }
 
-void wg_cli_options_of(const struct wg_command *c, struct wg_opts_info *out)
+void wg_cli_options_of(const char *cmd, int (*run)(int argc, char **argv),
+		       struct wg_opts_info *out)
 {
 	static char help[] = "--help";
 	char name[64];
 	char *argv[] = { name, help, NULL };
 
 	memset(out, 0, sizeof(*out));
-	snprintf(name, sizeof(name), "%s", c->name);
-	describing = out;
-	c->run(2, argv);
-	describing = NULL;
+	snprintf(name, sizeof(name), "%s", cmd);
+	wg_cli_describe_into(out);
+	run(2, argv);
+	wg_cli_describe_into(NULL);
 }
 
 int wg_parse_options(const char *cmd, int argc, char **argv,
@@ -197,7 +226,7 @@ int wg_parse_options(const char *cmd, int argc, char **argv,
 
 	while (opts[n].name)
 		n++;
-	if (describing) {
+	if (wg_cli_describing()) {
 		describe(opts, n, pos != NULL);
 		return -1;
 	}

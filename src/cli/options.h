@@ -99,7 +99,7 @@ extern const char *const wg_load_restrictors[];
 
 /*
  * A command's options as data, for shell completion (completion.h).
- * wg_cli_options_of() runs the command (c->run) with "--help" while
+ * wg_cli_options_of() runs the command (its entry point run) with "--help" while
  * describing: its own call of wg_parse_options() copies its table into
  * out and returns -1 at once (help asked), and wg_print_help() prints
  * nothing.  A command that parses no options (fn) leaves out->parsed
@@ -122,10 +122,15 @@ struct wg_opts_info {
 	bool positional;	/* it takes positional arguments */
 };
 
-struct wg_command;
-void wg_cli_options_of(const struct wg_command *c, struct wg_opts_info *out);
+void wg_cli_options_of(const char *name, int (*run)(int argc, char **argv),
+		       struct wg_opts_info *out);
 
-/* Whether wg_cli_options_of() is running a command. */
+/* Whether wg_cli_options_of() is running a command, where its parser
+ * copies the options while it does, and the setting of it (describe.c:
+ * the state alone, so that help and the parser both read it and neither
+ * calls the other). */
 bool wg_cli_describing(void);
+struct wg_opts_info *wg_cli_describe_target(void);
+void wg_cli_describe_into(struct wg_opts_info *out);
 
 #endif

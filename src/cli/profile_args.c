@@ -141,23 +141,6 @@ void wg_cli_input_paths(const struct wg_profile *p, const char *profile_arg,
 		wg_pathlist_add(out, "-");
 }
 
-int wg_parse_load_restrictor(const char *cmd, const char *arg, bool *none)
-{
-	/* kustomize's spellings are accepted too. */
-	if (strcmp(arg, "none") == 0
-	    || strcmp(arg, "LoadRestrictionsNone") == 0) {
-		*none = true;
-		return 0;
-	}
-	if (strcmp(arg, "rootonly") == 0
-	    || strcmp(arg, "LoadRestrictionsRootOnly") == 0) {
-		*none = false;
-		return 0;
-	}
-	return wg_usage_error(cmd, "--load-restrictor must be 'rootonly' or "
-			      "'none', not '%s'", arg);
-}
-
 int wg_cli_print_profile(struct wg_ctx *ctx, const struct wg_profile *p,
 			 const char *path)
 {
