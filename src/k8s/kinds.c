@@ -90,7 +90,7 @@ const struct wg_pod_shape wg_pod_template_shape = {
 	.checks = { ARGO_REF("workflowTemplateRef"), \
 		    ARGO_REF("templates[].steps[][].templateRef"), \
 		    ARGO_REF("templates[].dag.tasks[].templateRef"), \
-		    { NULL } }, \
+		    { 0 } }, \
 }
 
 static const struct wg_pod_shape argo_workflow =
