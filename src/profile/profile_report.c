@@ -43,48 +43,51 @@ const struct wg_node *wg_profile_nearest(const struct wg_node *root,
 	return n ? n : root;
 }
 
-int wg_profile_report(struct wg_profile_loader *L, enum wg_severity sev,
-		       const struct wg_node *node, const char *field,
-		       const char *fmt, ...)
+/* One diagnostic of the profile file at node, or at the nearest node
+ * below root on field's path. */
+static int report(struct wg_ctx *ctx, const char *file,
+		  const struct wg_node *root, enum wg_severity sev,
+		  const struct wg_node *node, const char *field,
+		  const char *fmt, va_list ap)
 {
 	struct wg_buf msg = WG_BUF_INIT;
-	struct wg_diag d = { .severity = sev, .file = L->file, .field = field };
-	va_list ap;
+	struct wg_diag d = { .severity = sev, .file = file, .field = field };
 
 	if (!node)
-		node = wg_profile_node(L, field);
+		node = wg_profile_nearest(root, field);
 	if (node && wg_node_has_pos(node)) {
 		d.line = wg_node_line(node) + 1;
 		d.col = wg_node_col(node) + 1;
 	}
-	va_start(ap, fmt);
 	wg_buf_vaddf(&msg, fmt, ap);
-	va_end(ap);
 	d.message = msg.buf;
-	wg_log_add_diag(&L->ctx->log, &d);
+	wg_log_add_diag(&ctx->log, &d);
 	wg_buf_release(&msg);
 	return sev == WG_SEV_ERROR ? -1 : 0;
+}
+
+int wg_profile_report(struct wg_profile_loader *L, enum wg_severity sev,
+		       const struct wg_node *node, const char *field,
+		       const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = report(L->ctx, L->file, L->root, sev, node, field, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 int wg_profile_report_setting(struct wg_ctx *ctx, const struct wg_profile *p,
 			      enum wg_severity sev, const struct wg_node *node,
 			      const char *field, const char *fmt, ...)
 {
-	struct wg_buf msg = WG_BUF_INIT;
-	struct wg_diag d = { .severity = sev, .file = p->path, .field = field };
 	va_list ap;
+	int rc;
 
-	if (!node)
-		node = wg_profile_nearest(p->root, field);
-	if (node && wg_node_has_pos(node)) {
-		d.line = wg_node_line(node) + 1;
-		d.col = wg_node_col(node) + 1;
-	}
 	va_start(ap, fmt);
-	wg_buf_vaddf(&msg, fmt, ap);
+	rc = report(ctx, p->path, p->root, sev, node, field, fmt, ap);
 	va_end(ap);
-	d.message = msg.buf;
-	wg_log_add_diag(&ctx->log, &d);
-	wg_buf_release(&msg);
-	return sev == WG_SEV_ERROR ? -1 : 0;
+	return rc;
 }
