@@ -638,6 +638,7 @@ static void copies(struct run *r, struct wg_resource *res,
 			c = wg_resource_new(r->list, wg_node_clone(a, pristine),
 					    res->file, res->index);
 			c->flags = res->flags & WG_RES_LIST_ITEM;
+			c->source_comment = res->source_comment;
 		}
 		edit_copy(r, c, sel->kinds, name, &t[k], box, reason, k == 0);
 		wg_select_as_copy(r->list, c, sel, t[k].b);
@@ -815,6 +816,7 @@ static void autoscalers(struct run *r)
 						    wg_node_clone(a, pristine),
 						    res->file, res->index);
 				c->flags = res->flags & WG_RES_LIST_ITEM;
+				c->source_comment = res->source_comment;
 			}
 			meta = wg_map_get(c->root, "metadata");
 			old = wg_map_get(meta, "name");

@@ -55,6 +55,7 @@ static void fmt_input(struct wg_ctx *ctx, const struct wg_input *in,
 {
 	struct wg_resources docs;
 	struct wg_reader r;
+	struct wg_source_cursor heads = { 0, 0, 0 };
 	struct wg_node *root;
 	unsigned index;
 	int rc;
@@ -70,10 +71,16 @@ static void fmt_input(struct wg_ctx *ctx, const struct wg_input *in,
 		if (rc <= 0)
 			break;
 		wg_resources_add_document(&docs, root, in->name, index);
+		/* Helm's "# Source:" comments stay, as build keeps them */
+		if (o->format == WG_FORMAT_YAML)
+			wg_resources_source_comments(&docs, 0, docs.len, in,
+						     &heads);
 		for (size_t i = 0; i < docs.len; i++) {
 			if (o->format == WG_FORMAT_JSON)
 				wg_json_write(ctx, out, docs.items[i]);
-			else if (wg_yaml_writer_doc_take(yw, docs.items[i]->root))
+			else if (wg_yaml_writer_doc_take_headed(yw,
+					docs.items[i]->root,
+					docs.items[i]->source_comment))
 				wg_error(ctx, docs.items[i], NULL, NULL,
 					 "cannot write YAML: %s", yw->error);
 		}

@@ -70,6 +70,25 @@ static void refuse_empty(struct wg_session *s)
 		     ? "every input is empty" : "the input is empty");
 }
 
+/* Helm's "# Source:" comments, kept on the objects they head (the YAML
+ * writer puts them back: helm template --show-only with a Helm 3
+ * post-renderer splits on them).  The list holds each input's objects
+ * in the inputs' order. */
+static void source_comments(struct wg_session *s)
+{
+	size_t i = 0;
+
+	for (size_t k = 0; k < s->inputs.len; k++) {
+		const struct wg_input *in = &s->inputs.items[k];
+		size_t from = i;
+
+		while (i < s->list.len && s->list.items[i]->file && in->name
+		       && strcmp(s->list.items[i]->file, in->name) == 0)
+			i++;
+		wg_resources_source_comments(&s->list, from, i, in, NULL);
+	}
+}
+
 int wg_session_read(struct wg_session *s)
 {
 	int rc = wg_cli_read(&s->ctx, &s->paths, &s->inputs, &s->list,
@@ -78,6 +97,8 @@ int wg_session_read(struct wg_session *s)
 	if (rc == 0 && !s->list.len && !s->allow_empty) {
 		refuse_empty(s);
 		rc = -1;
+	} else if (rc == 0) {
+		source_comments(s);
 	}
 	return rc;
 }

@@ -112,7 +112,8 @@ static int emit_batch(const struct emit_run *run, size_t b,
 		wg_buf_reset(text);
 	}
 	for (size_t i = from; i < to && rc == 0; i++) {
-		if (wg_yaml_writer_doc(&w, doc_root(run, i))) {
+		if (wg_yaml_writer_doc_headed(&w, doc_root(run, i),
+			run->list->items[run->docs[i]]->source_comment)) {
 			rc = doc_failed(run, i, &w, fail);
 		} else if (sink && text->len >= CHUNK) {
 			rc = sink(data, text->buf, text->len);

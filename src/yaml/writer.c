@@ -1,5 +1,7 @@
 #include "wingen/yaml/writer.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "wingen/base/alloc.h"
@@ -348,6 +350,60 @@ int wg_yaml_writer_doc(struct wg_yaml_writer *w, const struct wg_node *root)
 	return wg_yaml_writer_end_doc(w);
 }
 
+/* Inserts len bytes of s into b at pos. */
+static void buf_insert(struct wg_buf *b, size_t pos, const char *s,
+		       size_t len)
+{
+	wg_buf_grow(b, len);
+	memmove(b->buf + pos + len, b->buf + pos, b->len - pos + 1);
+	memcpy(b->buf + pos, s, len);
+	b->len += len;
+}
+
+int wg_yaml_writer_doc_headed(struct wg_yaml_writer *w,
+			      const struct wg_node *root, const char *comment)
+{
+	size_t mark, at;
+	char *line;
+
+	if (!comment || w->sink)
+		return wg_yaml_writer_doc(w, root);
+	/* all text so far in out: the document's starts at mark (its
+	 * "---", after a "..." that ends an open scalar before it) */
+	if (wg_yaml_writer_flush(w))
+		return -1;
+	mark = w->out->len;
+	if (wg_yaml_writer_doc(w, root) || wg_yaml_writer_flush(w))
+		return -1;
+	at = mark;
+	if (w->out->len - at >= 4 && memcmp(w->out->buf + at, "...\n", 4) == 0)
+		at += 4;
+	line = wg_xmalloc(strlen(comment) + 2);
+	sprintf(line, "%s\n", comment);
+	if (w->out->len - at >= 4
+	    && memcmp(w->out->buf + at, "---", 3) == 0
+	    && (w->out->buf[at + 3] == '\n' || w->out->buf[at + 3] == ' ')) {
+		/* "---\n" or "--- VALUE": the comment goes on a line of its
+		 * own after the marker, the value (if any) after it */
+		w->out->buf[at + 3] = '\n';
+		at += 4;
+	}
+	buf_insert(w->out, at, line, strlen(line));
+	free(line);
+	return 0;
+}
+
+int wg_yaml_writer_doc_take_headed(struct wg_yaml_writer *w,
+				   struct wg_node *root, const char *comment)
+{
+	int rc;
+
+	w->take = true;
+	rc = wg_yaml_writer_doc_headed(w, root, comment);
+	w->take = false;
+	return rc;
+}
+
 int wg_yaml_writer_flush(struct wg_yaml_writer *w)
 {
 	/* an emitter that has not begun the stream holds nothing (all
@@ -407,7 +463,8 @@ int wg_write_resources(struct wg_ctx *ctx, struct wg_buf *out,
 
 		if (res->flags & WG_RES_DELETED)
 			continue;
-		rc = wg_yaml_writer_doc(&w, res->root);
+		rc = wg_yaml_writer_doc_headed(&w, res->root,
+					       res->source_comment);
 		if (rc)
 			wg_error(ctx, res, NULL, NULL, "cannot write YAML: %s",
 				 w.error);

@@ -73,6 +73,19 @@ grep -q '"helm.sh/hook": pre-install,pre-upgrade' "$tmp/out" \
 # The Linux test Pod and API are pinned to Linux.
 [ "$(count 'kubernetes.io/os: linux' "$tmp/out")" = 2 ] \
 	|| no "the API and the test hook are not pinned to Linux"
+# Helm's "# Source:" comment stays on the object it heads (Helm 3's
+# helm template --show-only splits the result on it).
+[ "$(count '^# Source: shop/templates/' "$tmp/out")" = 4 ] \
+	&& [ "$(grep -A1 '^---$' "$tmp/out" | grep -c '^# Source: ')" = 3 ] \
+	&& [ "$(head -1 "$tmp/out" | grep -c '^# Source: ')" = 1 ] \
+	|| no "an object lost the '# Source:' line above it: $(grep -n -B1 '^# Source' "$tmp/out")"
+for f in api storefront migrate-hook tests/test-connection; do
+	awk -v f="# Source: shop/templates/$f.yaml" '
+		$0 == f { s = 1; next }
+		s && /postrender-filename:/ { print; exit }' "$tmp/out" \
+		| grep -q "shop/templates/$f.yaml" \
+		|| no "the '# Source:' line of $f.yaml heads another object"
+done
 cp "$tmp/out" "$tmp/plugin.yaml"
 
 # 2. WINGEN_PROFILE instead of an argument, and Helm 3's habit of a
@@ -203,6 +216,16 @@ storefront_ok() {	# storefront_ok WHAT N: N objects with the runtimeClassName
 	>"$tmp/out" 2>"$tmp/err" </dev/null \
 	|| no "helm 3 with wingen build failed: $(cat "$tmp/err")"
   storefront_ok "helm 3 + wingen build" 1
+  # --show-only splits the post-rendered stream on "# Source:"
+  "$helm3" template shop "$example/chart" --post-renderer "$wrapper" \
+	--post-renderer-args "$example/profile.yaml" \
+	--show-only templates/storefront.yaml \
+	>"$tmp/out" 2>"$tmp/err" </dev/null \
+	|| no "helm 3 --show-only with the wrapper failed: $(cat "$tmp/err")"
+  [ "$(count '^kind:' "$tmp/out")" = 1 ] \
+	&& grep -q '^# Source: shop/templates/storefront.yaml$' "$tmp/out" \
+	|| no "helm 3 --show-only: not the storefront alone: $(cat "$tmp/out")"
+  storefront_ok "helm 3 --show-only" 1
   "$helm3" template shop "$example/chart" --post-renderer "$wrapper" \
 	--post-renderer-args "$tmp/badprofile.yaml" \
 	>"$tmp/out" 2>"$tmp/err" </dev/null
@@ -225,6 +248,17 @@ storefront_ok "helm 4 + plugin" 2
 	>"$tmp/out" 2>"$tmp/err" </dev/null \
 	|| no "helm 4 with Helm 3's 'build' argument failed: $(cat "$tmp/err")"
 storefront_ok "helm 4 + plugin, build PROFILE" 2
+# --show-only: Helm 4 splits on its own annotation; the "# Source:" lines
+# wingen keeps do not get in its way.
+"$helm4" template shop "$example/chart" --post-renderer wingen \
+	--post-renderer-args "$example/profile.yaml" \
+	--show-only templates/storefront.yaml \
+	>"$tmp/out" 2>"$tmp/err" </dev/null \
+	|| no "helm 4 --show-only with the plugin failed: $(cat "$tmp/err")"
+[ "$(count '^kind:' "$tmp/out")" = 1 ] \
+	&& [ "$(count '^# Source: shop/templates/storefront.yaml$' "$tmp/out")" = 1 ] \
+	|| no "helm 4 --show-only: not the storefront alone: $(cat "$tmp/out")"
+storefront_ok "helm 4 --show-only" 1
 # A failing profile: Helm 4 says only that the plugin failed; the
 # message is in the log, and on the user's terminal.
 rm -f "$deflog"

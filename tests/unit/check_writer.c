@@ -25,6 +25,60 @@ static void becomes(const char *text, const char *want)
 	free(out);
 }
 
+/* text read, its "# Source:" comments found, written back. */
+static void headed(const char *text, const char *want)
+{
+	struct wg_ctx ctx;
+	struct wg_input in;
+	struct wg_resources list;
+	char *out;
+
+	wg_ctx_init(&ctx);
+	wg_resources_init(&list);
+	ck_assert_int_eq(t_read(&ctx, &in, text, &list), 0);
+	wg_resources_source_comments(&list, 0, list.len, &in, NULL);
+	out = t_write(&ctx, &list);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_str_eq(out, want);
+	free(out);
+	wg_resources_release(&list);
+	wg_input_release(&in);
+	wg_ctx_release(&ctx);
+}
+
+/* Helm's "# Source:" line heads its object's document again (Helm 3's
+ * --show-only splits a post-rendered stream on it); no other comment is
+ * kept, and a line of a scalar is never taken for one. */
+START_TEST(source_comments_kept_on_their_objects)
+{
+	headed("---\n# Source: c/templates/a.yaml\na: 1\n---\n"
+	       "# Source: c/templates/b.yaml\nb: 2\n",
+	       "# Source: c/templates/a.yaml\na: 1\n---\n"
+	       "# Source: c/templates/b.yaml\nb: 2\n");
+	/* a template that rendered nothing; another comment; blank lines */
+	headed("---\n# Source: c/e.yaml\n---\n# Source: c/b.yaml\n\n"
+	       "# about b\nb: 2\n",
+	       "# Source: c/b.yaml\nb: 2\n");
+	/* a line of a block scalar, and a document with none */
+	headed("a: |\n  x\n---\n# Source: c/b.yaml\nb: |\n  # Source: no\n"
+	       "---\nc: 3\n",
+	       "a: |\n  x\n---\n# Source: c/b.yaml\nb: |\n  # Source: no\n"
+	       "---\nc: 3\n");
+	/* after a block scalar that keeps its last line breaks, and a flow
+	 * root */
+	headed("a: |+\n  x\n\n---\n# Source: c/b.yaml\nb: 1\n---\n"
+	       "# Source: c/f.yaml\n{f: 1}\n",
+	       "a: |+\n  x\n\n---\n# Source: c/b.yaml\nb: 1\n---\n"
+	       "# Source: c/f.yaml\n{f: 1}\n");
+	/* a List's items each carry its document's; CRLF */
+	headed("---\r\n# Source: c/l.yaml\r\napiVersion: v1\r\nkind: List\r\n"
+	       "items:\r\n- {apiVersion: v1, kind: A}\r\n"
+	       "- {apiVersion: v1, kind: B}\r\n",
+	       "# Source: c/l.yaml\n{apiVersion: v1, kind: A}\n---\n"
+	       "# Source: c/l.yaml\n{apiVersion: v1, kind: B}\n");
+}
+END_TEST
+
 START_TEST(scalars_never_retyped)
 {
 	same("a: on\nb: yes\nc: \"0755\"\nd: 0755\ne: 1.10\n"
@@ -347,6 +401,7 @@ static Suite *writer_suite(void)
 	Suite *s = suite_create("writer");
 	TCase *tc = tcase_create("writer");
 
+	tcase_add_test(tc, source_comments_kept_on_their_objects);
 	tcase_add_test(tc, scalars_never_retyped);
 	tcase_add_test(tc, block_scalars_and_flow_kept);
 	tcase_add_test(tc, documents_separated_not_led);

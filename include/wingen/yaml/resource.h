@@ -36,6 +36,11 @@ struct wg_resource {
 	unsigned flags;
 	struct wg_selection *sel;	/* owned by the selection module */
 	void *payload;		/* for the command driving the pipeline */
+	/* Helm's "# Source: CHART/templates/FILE" line that headed the
+	 * object's document (wg_resources_source_comments()), written
+	 * back above it by the YAML writer; NULL when none.  A copy of
+	 * the object made by a transform keeps it. */
+	const char *source_comment;
 };
 
 struct wg_resources {
@@ -108,6 +113,33 @@ struct wg_node *wg_resources_shared_key(struct wg_resources *list,
 					unsigned style);
 void wg_resources_add_shared_key(struct wg_resources *list,
 				 struct wg_node *key);
+
+struct wg_input;
+
+/* How far wg_resources_source_comments() got in an input: zeroed before
+ * the first call, kept across calls over the same input's documents in
+ * order (a stream read a document at a time). */
+struct wg_source_cursor {
+	size_t off;		/* the start of line */
+	uint32_t line;		/* 0-based */
+	int state;		/* 0 not looked yet; 1 the text has a Source
+				   line; 2 it has none */
+};
+
+/*
+ * Finds the "# Source: ..." comment that heads each of list->items[from,
+ * to) (read from in, in order) in in's text: among the comment and blank
+ * lines between the "---" or "..." that starts the object's document (or
+ * the text's start) and its first line, the first that starts with
+ * "# Source: " (Helm's), into res->source_comment (list's arena); a
+ * List's items each get its document's.  Helm 3 splits a post-rendered
+ * stream on those comments (helm template --show-only); libyaml reports
+ * no comments.  at (NULL: from the start) carries on from an earlier
+ * call.  Text without such a line costs one search.
+ */
+void wg_resources_source_comments(struct wg_resources *list, size_t from,
+				  size_t to, const struct wg_input *in,
+				  struct wg_source_cursor *at);
 
 /* Kubernetes identity, read from the root (NULL when absent). */
 const char *wg_resource_kind(struct wg_arena *arena,

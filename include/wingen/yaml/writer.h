@@ -74,6 +74,18 @@ const struct wg_node *wg_yaml_unwritable(const struct wg_node *root);
 /* Appends one document.  Returns 0 or -1 (w->error set). */
 int wg_yaml_writer_doc(struct wg_yaml_writer *w, const struct wg_node *root);
 /*
+ * As wg_yaml_writer_doc(), with comment (one line, no line break; NULL:
+ * none) on a line of its own right after the document's "---" (before
+ * its first line when it is the stream's first): Helm's "# Source:"
+ * line, resource.h.  Not with a sink (the text may be gone).
+ */
+int wg_yaml_writer_doc_headed(struct wg_yaml_writer *w,
+			      const struct wg_node *root, const char *comment);
+/* Both: wg_yaml_writer_doc_take() with a comment. */
+int wg_yaml_writer_doc_take_headed(struct wg_yaml_writer *w,
+				   struct wg_node *root, const char *comment);
+
+/*
  * As wg_yaml_writer_doc(), and, when the document goes through libyaml's
  * emitter, hands it the strings the reader adopted (WG_NODE_OWNED,
  * reader.h) instead of copying them: those scalars are empty afterwards.
