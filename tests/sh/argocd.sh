@@ -4,7 +4,10 @@
 # folder as working directory, the command plugin.yaml names), with
 # settings from ARGOCD_ENV_* and PARAM_*.  Above all: on ANY error it exits
 # non-zero with nothing on stdout, and it never succeeds with an empty
-# stream (Argo CD would prune the app).  helm is a stand-in script here.
+# stream (Argo CD would prune the app).  helm is a stand-in script that
+# logs its arguments (the chart's helm template arguments are checked one
+# by one), and the real Helm 3 and Helm 4 ($WG_HELM3, $WG_HELM4) render a
+# chart that asks .Capabilities when they are there.
 #   argocd.sh WINGEN YAMLCMP CORPUS
 set -u
 wingen=$(realpath "$1")
@@ -27,18 +30,37 @@ mkdir "$tmp/bin"
 ln -s "$wingen" "$tmp/bin/wingen"
 ln -s "$example/wingen-argocd-generate" "$tmp/bin/$cmd"
 cat >"$tmp/bin/helm" <<'EOF'
-#!/bin/sh
-# helm template RELEASE CHART --namespace NS, as far as the test needs
+#!/usr/bin/env bash
+# helm template [FLAGS] -- RELEASE CHART, as far as the test needs: the
+# arguments go to $TEST_TMP/helm.args, one a line
 [ "$1" = template ] || exit 2
+printf '%s\n' "$@" >"$TEST_TMP/helm.args"
+ns=default
+for a; do case $a in --namespace=*) ns=${a#--namespace=} ;; esac; done
+rel=${*: -2:1}
+sel=
+[ "${FAKE_HELM:-}" = pinned ] && sel='  nodeSelector: {kubernetes.io/os: linux}'
 cat <<YAML
+---
+# Source: shop/templates/service.yaml
+apiVersion: v1
+kind: Service
+metadata:
+  name: $rel-web
+  namespace: $ns
+spec:
+  selector: {app: web}
+  ports: [{port: 80}]
 ---
 # Source: shop/templates/web.yaml
 apiVersion: v1
 kind: Pod
 metadata:
-  name: $2-web
-  namespace: $5
+  name: $rel-web
+  namespace: $ns
+  labels: {app: web}
 spec:
+$sel
   containers:
     - name: web
       image: mcr.microsoft.com/windows/nanoserver:ltsc2022
@@ -54,6 +76,13 @@ app() {	# app NAME: a fresh copy of the example app
 	cp -r "$example/app" "$tmp/$1"
 }
 
+chart() {	# chart NAME: the example app as a chart (a Chart.yaml, no profile)
+	app "$1"
+	rm "$tmp/$1/wingen.yaml"
+	printf 'apiVersion: v2\nname: shop\nversion: 0.1.0\n' \
+		>"$tmp/$1/Chart.yaml"
+}
+
 # generate DIR [VAR=VALUE...]: runs the plugin's command in DIR with Argo
 # CD's environment plus the given variables; $tmp/out, $tmp/err, $rc
 generate() {
@@ -62,7 +91,7 @@ generate() {
 	(cd "$dir" && env -i PATH="$tmp/bin:/usr/bin:/bin" HOME="$tmp" \
 		ARGOCD_APP_NAME=shop ARGOCD_APP_NAMESPACE=shop-ns \
 		ARGOCD_APP_SOURCE_PATH=apps/shop ARGOCD_APP_REVISION=abc123 \
-		KUBE_VERSION=1.32.4 "$@" "$cmd") >"$tmp/out" 2>"$tmp/err"
+		TEST_TMP="$tmp" "$@" "$cmd") >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 }
 
@@ -118,13 +147,127 @@ ok "ARGOCD_ENV_WINGEN_PROFILE"
 grep -q 'runtimeClassName' "$tmp/out" || no "the env's profile was not used"
 
 # A chart: helm template, then wingen.
-app a4
-rm "$tmp/a4/wingen.yaml"
+chart a4
 generate "$tmp/a4" ARGOCD_ENV_WINGEN_HELM=true
 ok "helm"
 grep -q 'name: shop-web' "$tmp/out" && grep -q 'namespace: shop-ns' "$tmp/out" \
 	|| no "helm: not rendered with the app's name and namespace"
 grep -q 'runtimeClassName' "$tmp/out" || no "helm: the chart was not built"
+
+# helm template gets the cluster Argo CD deploys to and the values the
+# app's parameters name, each as one argument, in order; the operands
+# after "--".  A parameter wins over the app's env.
+chart a5
+printf 'replicas: 2\n' >"$tmp/a5/values-prod.yaml"
+printf 'windows: true\n' >"$tmp/a5/values-win.yaml"
+generate "$tmp/a5" PARAM_HELM=true KUBE_VERSION=1.32.4 \
+	KUBE_API_VERSIONS=apps/v1,apps/v1/Deployment,monitoring.coreos.com/v1 \
+	PARAM_VALUES_0=values-prod.yaml PARAM_VALUES_1=values-win.yaml \
+	PARAM_SET_0=replicas=3 PARAM_SET_1=a=b,c=d PARAM_SET_STRING_0=tag=010 \
+	ARGOCD_ENV_WINGEN_SET=ignored=1
+ok "helm arguments"
+printf '%s\n' template --namespace=shop-ns --kube-version=1.32.4 \
+	--api-versions=apps/v1 --api-versions=apps/v1/Deployment \
+	--api-versions=monitoring.coreos.com/v1 --values=./values-prod.yaml \
+	--values=./values-win.yaml --set=replicas=3 --set=a=b,c=d \
+	--set-string=tag=010 -- shop ./. >"$tmp/want.args"
+diff "$tmp/want.args" "$tmp/helm.args" >"$tmp/args.diff" \
+	|| no "helm arguments: $(cat "$tmp/args.diff")"
+
+# The same from the app's env (values comma-separated, one --set), the
+# chart in a folder of the app; no KUBE_*: helm's own defaults.
+chart a6
+mkdir "$tmp/a6/chart"
+mv "$tmp/a6/Chart.yaml" "$tmp/a6/chart/"
+printf 'a: 1\n' >"$tmp/a6/v1.yaml"
+printf 'b: 2\n' >"$tmp/a6/v2.yaml"
+generate "$tmp/a6" ARGOCD_ENV_WINGEN_HELM=true ARGOCD_ENV_WINGEN_PATH=chart \
+	ARGOCD_ENV_WINGEN_VALUES=v1.yaml,v2.yaml ARGOCD_ENV_WINGEN_SET=x=1,y=2
+ok "helm arguments from the env"
+printf '%s\n' template --namespace=shop-ns --values=./v1.yaml \
+	--values=./v2.yaml --set=x=1,y=2 -- shop ./chart >"$tmp/want.args"
+diff "$tmp/want.args" "$tmp/helm.args" >"$tmp/args.diff" \
+	|| no "helm arguments from the env: $(cat "$tmp/args.diff")"
+
+# runtimeclasses=false: no RuntimeClass in the app (several apps must not
+# own one cluster-scoped object).
+app a7
+generate "$tmp/a7" PARAM_RUNTIMECLASSES=false
+ok "runtimeclasses=false"
+grep -q '^kind: RuntimeClass' "$tmp/out" \
+	&& no "runtimeclasses=false: a RuntimeClass in the app"
+grep -q 'runtimeClassName: windows-ltsc2022' "$tmp/out" \
+	|| no "runtimeclasses=false: the workload lost its RuntimeClass name"
+generate "$tmp/a7"
+grep -q '^kind: RuntimeClass' "$tmp/out" \
+	|| no "runtimeclasses (default): no RuntimeClass in the app"
+
+# Messages name the app's files: a chart's template for a line of its
+# render, the settings for the profile made of them; never this
+# script's temporary files.
+chart m1
+generate "$tmp/m1" PARAM_HELM=true FAKE_HELM=pinned
+failed "a conflict in a chart" "^templates/web.yaml: error: Pod/shop-ns/shop-web"
+grep -q '/tmp\|chart\.yaml' "$tmp/err" \
+	&& no "a conflict in a chart: a temporary file named: $(cat "$tmp/err")"
+app m2
+rm "$tmp/m2/wingen.yaml"
+generate "$tmp/m2" PARAM_RELEASE=ltsc2019
+grep -q "^the settings (release 'ltsc2019'): warning: " "$tmp/err" \
+	|| no "a warning about the settings: $(cat "$tmp/err")"
+grep -q '/tmp\|profile\.yaml' "$tmp/err" \
+	&& no "a warning about the settings: a temporary file named: $(cat "$tmp/err")"
+
+# The real Helm 3 and Helm 4, when there: a chart that asks
+# .Capabilities renders for the cluster Argo CD names (KUBE_VERSION as
+# Argo CD 2 sets it, major.minor).
+for n in 3 4; do
+	real=${WG_HELM3:-}
+	[ $n = 4 ] && real=${WG_HELM4:-}
+	if ! [ -x "$real" ]; then
+		echo "argocd: no Helm $n (\$WG_HELM$n): its case is skipped"
+		continue
+	fi
+	chart r$n
+	rm -r "$tmp/r$n/manifests"
+	mkdir "$tmp/r$n/templates"
+	cat >"$tmp/r$n/templates/caps.yaml" <<'YAML'
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: caps
+data:
+  kube: {{ .Capabilities.KubeVersion.Version | quote }}
+  monitoring: {{ .Capabilities.APIVersions.Has "monitoring.coreos.com/v1" | quote }}
+  deployments: {{ .Capabilities.APIVersions.Has "apps/v1/Deployment" | quote }}
+  replicas: {{ .Values.replicas | default 1 | quote }}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+spec:
+  containers:
+    - name: web
+      image: mcr.microsoft.com/windows/nanoserver:ltsc2022
+YAML
+	printf 'replicas: 2\n' >"$tmp/r$n/values-prod.yaml"
+	generate "$tmp/r$n" HELM_BIN="$real" HELM_CONFIG_HOME="$tmp/h$n/c" \
+		HELM_DATA_HOME="$tmp/h$n/d" HELM_CACHE_HOME="$tmp/h$n/k" \
+		PARAM_HELM=true KUBE_VERSION=1.29 \
+		KUBE_API_VERSIONS=monitoring.coreos.com/v1,apps/v1/Deployment \
+		PARAM_VALUES_0=values-prod.yaml PARAM_SET_0=replicas=5
+	ok "Helm $n"
+	grep -Eq 'kube: "v1\.29(\.0)?"' "$tmp/out" \
+		|| no "Helm $n: KUBE_VERSION did not reach .Capabilities: $(grep kube: "$tmp/out")"
+	grep -q 'monitoring: "true"' "$tmp/out" \
+		&& grep -q 'deployments: "true"' "$tmp/out" \
+		|| no "Helm $n: KUBE_API_VERSIONS did not reach .Capabilities"
+	grep -q 'replicas: "5"' "$tmp/out" \
+		|| no "Helm $n: the --set parameter did not win over the values file"
+	grep -q 'runtimeClassName: windows-ltsc2022' "$tmp/out" \
+		|| no "Helm $n: the chart was not built"
+done
 
 # --- failure: never a stream, never an empty success ----------------------
 
@@ -144,8 +287,7 @@ printf 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: pinned\nspec:\n  nodeSelec
 generate "$tmp/b3"
 failed "a conflict wingen reports" "pinned"
 
-app b4
-rm "$tmp/b4/wingen.yaml"
+chart b4
 generate "$tmp/b4" ARGOCD_ENV_WINGEN_HELM=true FAKE_HELM=partial
 failed "helm failing after half the chart" "helm template failed"
 
@@ -175,6 +317,26 @@ app b10
 rm "$tmp/b10/wingen.yaml"
 generate "$tmp/b10" PARAM_RELEASE=ltsc2033
 failed "an unknown release" "ltsc2033"
+
+chart b11
+generate "$tmp/b11" PARAM_HELM=true PARAM_VALUES_0=../secrets.yaml
+failed "a values file out of the app" "outside the app"
+
+chart b12
+generate "$tmp/b12" PARAM_HELM=true PARAM_VALUES_0=missing.yaml
+failed "a missing values file" "'missing.yaml' is not a file of the app"
+
+app b13
+generate "$tmp/b13" PARAM_SET_0=replicas=3
+failed "--set without helm" "give helm=true"
+
+app b14
+generate "$tmp/b14" PARAM_RUNTIMECLASSES=no
+failed "runtimeclasses not a boolean" "is not true or false"
+
+app b15
+generate "$tmp/b15" PARAM_HELM=true
+failed "helm=true on a folder that is no chart" "is not a chart"
 
 [ "$fail" = 0 ] && echo "argocd: all cases pass"
 exit $fail
