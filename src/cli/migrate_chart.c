@@ -117,6 +117,16 @@ static void runtime_classes(const struct wg_chart_result *res, size_t n)
 			"install them once per cluster: wingen runtimeclasses "
 			"[PROFILE] | kubectl apply -f -\n");
 	}
+	/* fan-out's RuntimeClass of a workload on several builds is made
+	 * for the stream, not printed by wingen runtimeclasses */
+	for (size_t k = 0; k < made.len; k++)
+		fprintf(stderr, "migrate: RuntimeClass %s (made for a "
+			"workload on several builds) is not one wingen "
+			"runtimeclasses prints: helm template NAME CHART | "
+			"wingen build [PROFILE] writes it among its "
+			"RuntimeClasses; a pod naming a RuntimeClass the "
+			"cluster lacks is rejected\n",
+			made.items[k]);
 	wg_pathlist_release(&names);
 	wg_pathlist_release(&made);
 }

@@ -801,21 +801,29 @@ void chart_report_copy(struct chart_run *r, const struct chart_render *rd,
 	const struct wg_resource *from = chart_copied_from(rd, copy);
 	const struct chart_origin *o = from ? chart_origin_of(from) : NULL;
 	const struct wg_chart_tpl *t = NULL;
+	struct wg_resource as_read;
 	uint32_t line = 0;
+
+	/* named as rendered: the chain renamed it too */
+	if (o) {
+		as_read = *from;
+		as_read.root = o->before;
+		from = &as_read;
+	}
 
 	if (o)
 		chart_locate(r, o, "", 0, 0, &t, &line, NULL);
 	wg_report_at(r->ctx, WG_SEV_ERROR,
 		     chart_where(r, t, o ? o->src : NULL), line, 0,
-		     "%s: the chain makes a copy of %s for another Windows "
-		     "build (fan-out: its builds need different images or "
-		     "RuntimeClasses), and a chart's template renders one "
-		     "object: name one build for it (annotation "
-		     "wingen.dev/windows-build, or a profile select entry "
-		     "with builds) or migrate the rendered manifests "
-		     "(helm template ... > app.yaml; wingen migrate "
-		     "PROFILE app.yaml)", label(r, copy),
-		     from ? label(r, from) : "an object");
+		     "%s: the chain makes a copy of it per Windows build "
+		     "(fan-out: its builds need different images or "
+		     "RuntimeClasses; %s is one), and a chart's template "
+		     "renders one object, under its own name: name one "
+		     "build for it (annotation wingen.dev/windows-build, or "
+		     "a profile select entry with one build) or migrate the "
+		     "rendered manifests (helm template ... > app.yaml; "
+		     "wingen migrate PROFILE app.yaml)",
+		     from ? label(r, from) : "an object", label(r, copy));
 	r->problems++;
 }
 

@@ -219,18 +219,30 @@ static void warn_no_os(struct chart_run *r, const struct wg_resource *res)
 static int map_all(struct chart_run *r, const struct chart_render *one,
 		   struct wg_chart_result *out)
 {
+	bool *copied = wg_xcalloc(one->nread + 1, sizeof(*copied));
+
 	map_reset(r);
 	out->objects = out->without_os = 0;
+	/* an object fan-out copies per build: said once, at its template;
+	 * its own changes (a new name) follow from that and are not */
+	for (size_t i = 0; i < one->list.len; i++) {
+		const struct wg_resource *from =
+			chart_copied_from(one, one->list.items[i]);
+		const struct chart_origin *o = from ? chart_origin_of(from)
+						    : NULL;
+
+		if (!o || copied[o->seq])
+			continue;
+		copied[o->seq] = true;
+		out->objects++;
+		chart_report_copy(r, one, one->list.items[i]);
+	}
 	for (size_t i = 0; i < one->list.len; i++) {
 		struct wg_resource *res = one->list.items[i];
 		const struct chart_origin *og = chart_origin_of(res);
 		const struct wg_node *after;
 
-		if (chart_copied_from(one, res)) {
-			out->objects++;
-			chart_report_copy(r, one, res);
-		}
-		if (!changed(res))
+		if (!changed(res) || copied[og->seq])
 			continue;
 		after = og->no_os ? og->no_os : res->root;
 		if (og->no_os) {
@@ -244,6 +256,7 @@ static int map_all(struct chart_run *r, const struct chart_render *one,
 		out->objects++;
 		chart_map_object(r, one, res, after, NULL);
 	}
+	free(copied);
 	return r->problems ? -1 : 0;
 }
 

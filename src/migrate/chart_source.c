@@ -656,6 +656,7 @@ void wg_source_map_build(struct wg_source_map *m, const char *text,
 {
 	static const char tag[] = "# Source: ";
 	size_t cap = 0, line = 0;
+	bool taken = false;	/* this document's Source is known */
 
 	memset(m, 0, sizeof(*m));
 	wg_arena_init(&m->arena);
@@ -663,7 +664,13 @@ void wg_source_map_build(struct wg_source_map *m, const char *text,
 		const char *nl = memchr(text + i, '\n', len - i);
 		size_t e = nl ? (size_t)(nl - text) : len;
 
-		if (e - i > sizeof(tag) - 1
+		/* Helm writes one Source line right after a document's
+		 * "---"; a template's own "# Source:" comment after it is
+		 * text of the template */
+		if (e - i >= 3 && memcmp(text + i, "---", 3) == 0
+		    && (e - i == 3 || text[i + 3] == ' ' || text[i + 3] == '\r'))
+			taken = false;
+		if (!taken && e - i > sizeof(tag) - 1
 		    && memcmp(text + i, tag, sizeof(tag) - 1) == 0) {
 			const char *p = text + i + sizeof(tag) - 1;
 			const char *slash = memchr(p, '/', e - (size_t)(p - text));
@@ -684,6 +691,7 @@ void wg_source_map_build(struct wg_source_map *m, const char *text,
 					slash + 1,
 					stop - (size_t)(slash + 1 - text));
 				m->len++;
+				taken = true;
 			}
 		}
 		i = e + 1;

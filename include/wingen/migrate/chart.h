@@ -215,8 +215,10 @@ const struct wg_chart_tpl *wg_chart_tpl_find(const struct wg_chart *c,
 
 /*
  * Where each object of a render came from: the "# Source: NAME/rest"
- * comment before the line of its root.  Returns rest (the path below the
- * chart folder), in arena, or NULL when no Source comment precedes it.
+ * comment before the line of its root, the first after its document's
+ * "---" (Helm's; a later one is a template's own text).  Returns rest
+ * (the path below the chart folder), in arena, or NULL when no Source
+ * comment precedes it.
  */
 struct wg_source_map {
 	size_t *lines;		/* 0-based line of each Source comment */
