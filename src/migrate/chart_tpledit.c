@@ -163,6 +163,90 @@ static bool writes_key(const char *q, const char *le, const char *k,
 	return (size_t)(le - q) > kl && memcmp(q, k, kl) == 0 && q[kl] == ':';
 }
 
+/* The N of the first "nindent N" in [l, le), or 0. */
+static unsigned nindent_of(const char *l, const char *le)
+{
+	const char *k = memmem(l, (size_t)(le - l), "nindent", 7);
+	unsigned n = 0;
+
+	if (!k)
+		return 0;
+	for (k += 7; k < le && *k == ' '; k++)
+		;
+	while (k < le && *k >= '0' && *k <= '9' && n < 1000)
+		n = n * 10 + (unsigned)(*k++ - '0');
+	return n;
+}
+
+/* How the actions of [l, le) change the nesting of if, with, range,
+ * define and block (each +1) and end (-1). */
+static int nesting_of(const char *l, const char *le)
+{
+	static const char *const open[] = { "if ", "with ", "range ",
+					    "define ", "block " };
+	int d = 0;
+
+	for (const char *p = l; (p = memmem(p, (size_t)(le - p), "{{", 2));) {
+		p += 2;
+		if (p < le && *p == '-')
+			p++;
+		while (p < le && *p == ' ')
+			p++;
+		if ((size_t)(le - p) >= 3 && memcmp(p, "end", 3) == 0)
+			d--;
+		for (size_t i = 0; i < sizeof(open) / sizeof(open[0]); i++)
+			if ((size_t)(le - p) >= strlen(open[i])
+			    && memcmp(p, open[i], strlen(open[i])) == 0)
+				d++;
+	}
+	return d;
+}
+
+/*
+ * A block whose first line is an action: the column its entries render
+ * at, from its lines (up to the next line at the key's column or left of
+ * it; for a sequence, a line at the key's column that is not an item or
+ * an action): the leftmost line that starts with literal text, and the
+ * leftmost "nindent N".  0 when they say nothing; -1 when they disagree
+ * (the branches of an if write the entries at different columns, and a
+ * line added above them would match one branch and break the other's
+ * YAML).  *end is where the block's last line outside any if, with or
+ * range ends (new entries go there, after what the chart writes, as
+ * build appends them), or l.
+ */
+static int entries_column(const char *l, const char *e, unsigned col,
+			  bool seq, const char **end)
+{
+	unsigned lit = 0, nin = 0;
+	const char *next;
+	int depth = 0;
+
+	*end = l;
+	for (; l < e; l = next) {
+		const char *le = line_end(l, e, &next);
+		unsigned c = indent_of(l, le), n;
+		bool item = le - l > c + 1 && l[c] == '-' && l[c + 1] == ' ';
+		bool action = le - l > c + 1 && l[c] == '{' && l[c + 1] == '{';
+
+		if (le == l + c || l[c] == '#')
+			continue;
+		/* a sequence's items may stand at the key's column, and so
+		 * may the actions around them */
+		if (c < col || (c == col && !(seq && (item || action))))
+			break;
+		if (!action && (!lit || c < lit))
+			lit = c;
+		if (action && (n = nindent_of(l, le)) && (!nin || n < nin))
+			nin = n;
+		depth += nesting_of(l, le);
+		if (depth == 0)
+			*end = next;
+	}
+	if (lit && nin && lit != nin)
+		return -1;
+	return (int)(lit ? lit : nin);
+}
+
 int wg_tpl_insert_into_block(const char *text, const char *b, const char *e,
 			     const char *field, const struct wg_node *add,
 			     struct wg_edits *edits, size_t *line)
@@ -219,8 +303,13 @@ int wg_tpl_insert_into_block(const char *text, const char *b, const char *e,
 		}
 		after = next;
 	}
-	if (!child)
-		child = col + 2;
+	if (!child) {
+		int at = entries_column(after, e, col, wg_is_seq(add), &after);
+
+		if (at < 0 || (at && (unsigned)at < col))
+			return -1;
+		child = at ? (unsigned)at : col + 2;
+	}
 	for (size_t i = 0; i < add->len; i++) {
 		for (unsigned s = 0; s < child; s++)
 			wg_buf_addch(&out, ' ');

@@ -441,6 +441,90 @@ START_TEST(template_block_additions)
 }
 END_TEST
 
+/* a block that opens with an action: its entries' column from its later
+ * lines, the new ones after its last line outside an if; refused when an
+ * if's branches write them at two columns */
+START_TEST(template_block_opened_by_an_action)
+{
+	static const char seq[] =
+		"      tolerations:\n"
+		"      {{- with .Values.tolerations }}\n"
+		"      {{- toYaml . | nindent 6 }}\n"
+		"      {{- end }}\n"
+		"      {{- if .Values.x }}\n"
+		"      containers: []\n"
+		"      {{- end }}\n";
+	static const char branches[] =
+		"      nodeSelector:\n"
+		"        {{- if .Values.nodeSelector }}\n"
+		"        {{ toYaml .Values.nodeSelector | nindent 8 }}\n"
+		"        {{- else }}\n"
+		"          kubernetes.io/os: windows\n"
+		"        {{- end }}\n"
+		"      containers: []\n";
+	static const char deeper[] =
+		"      nodeSelector:\n"
+		"        {{- with .Values.nodeSelector }}\n"
+		"        {{- toYaml . | nindent 10 }}\n"
+		"        {{- end }}\n"
+		"      containers: []\n";
+	struct wg_edits edits = { NULL, 0, 0 };
+	struct wg_resources l;
+	struct wg_input in;
+	struct wg_node *a;
+	struct wg_buf out = WG_BUF_INIT;
+	size_t line;
+
+	wg_ctx_init(&ctx);
+	wg_resources_init(&l);
+	a = tree(&l, &in, "apiVersion: v1\nkind: X\n"
+		 "ns: {kubernetes.io/arch: amd64}\n"
+		 "tol: [{key: os, effect: NoSchedule}]\n");
+	ck_assert_int_eq(wg_tpl_insert_into_block(seq, seq,
+						  seq + sizeof(seq) - 1,
+						  "tolerations",
+						  wg_map_value(a, 3), &edits,
+						  &line), 0);
+	ck_assert_int_eq(wg_edits_apply(&edits, seq, sizeof(seq) - 1, &out), 0);
+	ck_assert_str_eq(out.buf,
+		"      tolerations:\n"
+		"      {{- with .Values.tolerations }}\n"
+		"      {{- toYaml . | nindent 6 }}\n"
+		"      {{- end }}\n"
+		"      - {key: os, effect: NoSchedule}\n"
+		"      {{- if .Values.x }}\n"
+		"      containers: []\n"
+		"      {{- end }}\n");
+	wg_edits_release(&edits);
+	wg_buf_release(&out);
+	ck_assert_int_eq(wg_tpl_insert_into_block(branches, branches,
+						  branches + sizeof(branches) - 1,
+						  "nodeSelector",
+						  wg_map_value(a, 2), &edits,
+						  &line), -1);
+	ck_assert_uint_eq(edits.len, 0);
+	ck_assert_int_eq(wg_tpl_insert_into_block(deeper, deeper,
+						  deeper + sizeof(deeper) - 1,
+						  "nodeSelector",
+						  wg_map_value(a, 2), &edits,
+						  &line), 0);
+	ck_assert_int_eq(wg_edits_apply(&edits, deeper, sizeof(deeper) - 1,
+					&out), 0);
+	ck_assert_str_eq(out.buf,
+		"      nodeSelector:\n"
+		"        {{- with .Values.nodeSelector }}\n"
+		"        {{- toYaml . | nindent 10 }}\n"
+		"        {{- end }}\n"
+		"          kubernetes.io/arch: amd64\n"
+		"      containers: []\n");
+	wg_edits_release(&edits);
+	wg_buf_release(&out);
+	wg_resources_release(&l);
+	wg_input_release(&in);
+	wg_ctx_release(&ctx);
+}
+END_TEST
+
 /* a packed subchart: read in memory, under its alias */
 START_TEST(packed_subchart_read_under_its_alias)
 {
@@ -512,6 +596,7 @@ static Suite *chart_suite(void)
 	tcase_add_test(tc, values_edited_as_text_keep_comments);
 	tcase_add_test(tc, template_literal_edits);
 	tcase_add_test(tc, template_block_additions);
+	tcase_add_test(tc, template_block_opened_by_an_action);
 	tcase_add_test(tc, packed_subchart_read_under_its_alias);
 	tcase_add_test(tc, tgz_read_and_refused);
 	suite_add_tcase(s, tc);

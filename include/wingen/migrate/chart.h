@@ -369,8 +369,11 @@ int wg_tpl_insert_podspec_key(const char *text, const char *b, const char *e,
  * items) to the literal block below the one line "FIELD:" (nothing after
  * the colon) in [b, e) of text: after the block's last literal line
  * (deeper than the key, or "- " items at its column, with no "{{" in
- * them), at that line's indentation (the key's + 2 when the block has
- * none).  A key of add the block already writes is refused.  *line is
+ * them), at that line's indentation.  A block that opens with an action
+ * gets them at the column its later lines write entries at (the leftmost
+ * literal line, the leftmost "nindent N"; the key's + 2 when they say
+ * nothing), and is refused when those disagree (an if's branches at two
+ * columns).  A key of add the block already writes is refused.  *line is
  * the 1-based line of "FIELD:" (0 when there is not exactly one).
  * Returns 0, or -1 when no such line, several, or refused.
  */
