@@ -5,6 +5,7 @@
 
 #include "wingen/base/alloc.h"
 #include "wingen/k8s/keys.h"
+#include "wingen/k8s/labelsel.h"
 #include "k8s_internal.h"
 
 /*
@@ -202,7 +203,8 @@ static int read_labels(struct wg_ctx *ctx, struct wg_cluster *c,
 	return 0;
 }
 
-static int read_taints(struct wg_ctx *ctx, struct wg_cluster_node *n)
+static int read_taints(struct wg_ctx *ctx, struct wg_cluster *c,
+		       struct wg_cluster_node *n)
 {
 	const struct wg_node *t = n->taints;
 
@@ -216,11 +218,30 @@ static int read_taints(struct wg_ctx *ctx, struct wg_cluster_node *n)
 	for (size_t i = 0; i < t->len; i++) {
 		const struct wg_node *e = wg_seq_item(t, i);
 
+		const struct wg_node *key, *value;
+
 		if (!wg_is_map(e) || !wg_is_scalar(wg_map_get(e, "key"))
 		    || !wg_is_scalar(wg_map_get(e, "effect")))
 			return wg_error(ctx, n->res, e, "spec.taints",
 					"taint %zu: expected a mapping with "
 					"key and effect", i);
+		/* the API server's rules for a taint: a node that breaks
+		 * them exists in no cluster, and a profile made of it
+		 * (init) would not load */
+		key = wg_map_get(e, "key");
+		value = wg_map_get(e, "value");
+		if (!wg_is_label_key(wg_scalar_dup(&c->arena, key)))
+			return wg_error(ctx, n->res, key, "spec.taints",
+					"taint %zu: '%s' is not a valid taint "
+					"key", i, wg_scalar_dup(&c->arena, key));
+		if (value && !wg_node_is_null(value)
+		    && (!wg_is_scalar(value)
+			|| !wg_is_label_value(wg_scalar_dup(&c->arena,
+							    value))))
+			return wg_error(ctx, n->res, value, "spec.taints",
+					"taint %zu: the value is not a valid "
+					"taint value (63 characters at most: "
+					"letters, digits, '-', '_', '.')", i);
 	}
 	return 0;
 }
@@ -237,7 +258,7 @@ int wg_cluster_add(struct wg_ctx *ctx, struct wg_cluster *c,
 		n.name = "";
 	n.labels_node = wg_path_get(res->root, "metadata.labels");
 	n.taints = wg_path_get(res->root, "spec.taints");
-	if (read_labels(ctx, c, &n) || read_taints(ctx, &n))
+	if (read_labels(ctx, c, &n) || read_taints(ctx, c, &n))
 		return -1;
 	if (!wg_is_map(info))
 		info = NULL;

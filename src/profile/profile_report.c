@@ -49,6 +49,12 @@ static int report(struct wg_ctx *ctx, const char *file,
 		  const struct wg_node *root, enum wg_severity sev,
 		  const struct wg_node *node, const char *field,
 		  const char *fmt, va_list ap)
+	__attribute__((format(printf, 7, 0)));
+
+static int report(struct wg_ctx *ctx, const char *file,
+		  const struct wg_node *root, enum wg_severity sev,
+		  const struct wg_node *node, const char *field,
+		  const char *fmt, va_list ap)
 {
 	struct wg_buf msg = WG_BUF_INIT;
 	struct wg_diag d = { .severity = sev, .file = file, .field = field };

@@ -125,6 +125,15 @@ static int skip(struct jr *r)
 			}
 			break;
 		case ':':
+		case ',':
+			/* separators only inside a collection: at the top
+			 * they are yajl's to refuse */
+			if (!r->nframes) {
+				r->at = i;
+				return 1;
+			}
+			if (d[i] == ',')
+				break;
 			if (r->key_open && (r->line != r->key_line
 					    || r->chars - r->key_chars
 					       > SIMPLE_KEY_MAX))
@@ -138,7 +147,6 @@ static int skip(struct jr *r)
 			r->key_open = false;
 			break;
 		case ' ':
-		case ',':
 			break;
 		default:
 			r->at = i;
@@ -610,6 +618,26 @@ static void yajl_error(struct jr *r)
 		yajl_free_error(r->h, msg);
 }
 
+/*
+ * Whether yajl read every value: reading values one after another, it
+ * drops an unfinished one at the end (a string with no closing quote)
+ * and says ok.  Only whitespace may follow the last value read.
+ */
+static bool all_read(struct jr *r)
+{
+	unsigned l, c;
+
+	for (size_t i = r->at; i < r->end; i++)
+		if (r->data[i] != ' ' && r->data[i] != '\t'
+		    && r->data[i] != '\r' && r->data[i] != '\n') {
+			wg_offset_position(r->data, r->in->len, i, &l, &c);
+			wg_report_at(r->ctx, WG_SEV_ERROR, r->in->name, l, c,
+				     "not JSON: a value that does not end");
+			return false;
+		}
+	return true;
+}
+
 static long parse(struct jr *r, struct wg_node ***roots)
 {
 	const unsigned char *d = (const unsigned char *)r->data;
@@ -649,6 +677,8 @@ static long parse(struct jr *r, struct wg_node ***roots)
 			yajl_error(r);
 		return -1;
 	}
+	if (!all_read(r))
+		return -1;
 	if (r->ndocs == 1 && !finish_one(r))
 		return -1;
 	*roots = wg_arena_alloc(r->arena, r->ndocs * sizeof(**roots) + 1);

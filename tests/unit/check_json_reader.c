@@ -123,6 +123,12 @@ START_TEST(test_refuses_as_yaml_does)
 	both_refuse("{\"a\":1,\"b\":2,\"a\":3}", 19, "duplicate mapping key 'a'");
 	both_refuse("{\"a\":1", 6, "not JSON");
 	both_refuse("\xff\xfe{", 3, "UTF-16");
+	/* found by fuzz/json: a separator at the top, which the reader's
+	 * skip between tokens had passed over, and a last value yajl
+	 * dropped unfinished (an unclosed string) while saying ok */
+	both_refuse(":", 1, "not JSON");
+	both_refuse("{} ,", 4, "not JSON");
+	both_refuse("{\"a\":1} \"b", 10, "not JSON");
 }
 END_TEST
 
