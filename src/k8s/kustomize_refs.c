@@ -97,6 +97,22 @@ static void record(struct wg_kust_refs *refs, const char *path,
 	wg_index_add(refs->files, refs->key.buf, refs->key.len, r);
 }
 
+/* A kustomization's entry as a path: dir/entry, or the entry when it is
+ * absolute, in *path; false (and path untouched) for no usable entry. */
+static bool entry_path(const char *dir, const struct wg_node *entry,
+		       struct wg_buf *path)
+{
+	if (!wg_is_scalar(entry) || !entry->len
+	    || memchr(entry->u.str, '\n', entry->len))
+		return false;
+	if (entry->u.str[0] != '/') {
+		wg_buf_addstr(path, dir);
+		wg_buf_addch(path, '/');
+	}
+	wg_buf_add(path, entry->u.str, entry->len);
+	return true;
+}
+
 /* Records dir/rel as named by kpath's field. */
 static void name_file(struct wg_kust_refs *refs, const char *dir,
 		      const struct wg_node *rel, const char *kpath,
@@ -105,14 +121,8 @@ static void name_file(struct wg_kust_refs *refs, const char *dir,
 	struct wg_buf path = WG_BUF_INIT;
 	struct stat st;
 
-	if (!wg_is_scalar(rel) || !rel->len
-	    || memchr(rel->u.str, '\n', rel->len))
+	if (!entry_path(dir, rel, &path))
 		return;
-	if (rel->u.str[0] != '/') {
-		wg_buf_addstr(&path, dir);
-		wg_buf_addch(&path, '/');
-	}
-	wg_buf_add(&path, rel->u.str, rel->len);
 	/* a folder (transformers may name one) is not a file migrate reads */
 	if (stat(path.buf, &st) == 0 && S_ISREG(st.st_mode))
 		record(refs, path.buf, dir,
@@ -251,14 +261,8 @@ static void add_entry(struct wg_pathlist *out, const char *dir,
 	struct wg_buf path = WG_BUF_INIT;
 	struct stat st;
 
-	if (!wg_is_scalar(item) || !item->len
-	    || memchr(item->u.str, '\n', item->len))
+	if (!entry_path(dir, item, &path))
 		return;
-	if (item->u.str[0] != '/') {
-		wg_buf_addstr(&path, dir);
-		wg_buf_addch(&path, '/');
-	}
-	wg_buf_add(&path, item->u.str, item->len);
 	if (stat(path.buf, &st) == 0)
 		wg_pathlist_add(out, path.buf);
 	wg_buf_release(&path);
